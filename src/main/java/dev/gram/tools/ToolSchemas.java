@@ -1,0 +1,24 @@
+package dev.gram.tools;
+
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** Loads a tool's input schema from {@code dev/gram/tools/schemas/<name>.json} on the classpath. */
+public final class ToolSchemas {
+  private ToolSchemas() {}
+
+  public static JsonObject load(String toolName) {
+    String resource = "schemas/" + toolName + ".json";
+    try (InputStream in = ToolSchemas.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing schema resource " + resource);
+      }
+      return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
