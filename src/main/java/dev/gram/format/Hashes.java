@@ -1,0 +1,28 @@
+package dev.gram.format;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** SHA-256 as lowercase hex. */
+public final class Hashes {
+  private Hashes() {}
+
+  public static String sha256(String text) {
+    return sha256(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  public static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  /** The 16-character form shown to agents. */
+  public static String shortHash(String fullHex) {
+    return fullHex.substring(0, 16);
+  }
+}

@@ -1,0 +1,196 @@
+package dev.gram.format;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A verified history: every revision of one document, able to rebuild the canonical text (and so
+ * the state) of any of them.
+ *
+ * <p>Each revision is stored as a forward delta from the one before, so the history alone
+ * rebuilds every state and the current state at the top of the file is a view of it. To read an
+ * old revision without replaying from revision 0, the text of every {@link #CHECKPOINT_EVERY}th
+ * revision is kept in memory: a read replays at most {@code CHECKPOINT_EVERY - 1} deltas. Lines
+ * are shared between checkpoints (a delta copies references, not strings), so a checkpoint costs
+ * one reference per line.
+ *
+ * <p>Immutable: {@link #append} returns a new history sharing the checkpoints of this one.
+ */
+public final class History {
+  public static final int CHECKPOINT_EVERY = 32;
+
+  private final List<Revision> revisions;
+  private final List<String> headLines;
+  /** Checkpoint texts by revision; shared by all histories descending from the same load. */
+  private final Map<Integer, List<String>> checkpoints;
+  /** Recently rebuilt states; derived data, shared, bounded. */
+  private final Map<Integer, GramDocument> recentStates;
+
+  private History(
+      List<Revision> revisions,
+      List<String> headLines,
+      Map<Integer, List<String>> checkpoints,
+      Map<Integer, GramDocument> recentStates) {
+    this.revisions = revisions;
+    this.headLines = headLines;
+    this.checkpoints = checkpoints;
+    this.recentStates = recentStates;
+  }
+
+  /** A new history whose only revision is {@code rev0}, made from the document's first text. */
+  public static History first(Revision rev0, List<String> lines) {
+    Map<Integer, List<String>> cps = new ConcurrentHashMap<>();
+    cps.put(0, List.copyOf(lines));
+    return new History(List.of(rev0), List.copyOf(lines), cps, newRecent());
+  }
+
+  /**
+   * Checks a file's history: the chain links, the {@code @history} head, and that replaying the
+   * deltas reproduces each checkpoint's and the last revision's state hash.
+   */
+  public static History verify(List<Revision> revisions, int headRev, String headChain)
+      throws IntegrityException {
+    if (revisions.isEmpty()) {
+      throw new IntegrityException(0, "History has no revisions");
+    }
+    int broken = HistoryCodec.firstBrokenLink(revisions);
+    if (broken >= 0) {
+      Revision r = revisions.get(broken);
+      if (r.rev() != broken) {
+        throw new IntegrityException(
+            broken, "History out of order: entry " + broken + " is revision " + r.rev());
+      }
+      throw new IntegrityException(broken, "History hash chain broken at revision " + broken);
+    }
+    Revision last = revisions.get(revisions.size() - 1);
+    if (headRev != last.rev() || !last.chain().equals(headChain)) {
+      throw new IntegrityException(
+          Math.min(headRev, last.rev() + 1),
+          "History truncated or altered: @history names revision "
+              + headRev
+              + " but the last entry is revision "
+              + last.rev());
+    }
+    Map<Integer, List<String>> cps = new ConcurrentHashMap<>();
+    List<String> text = List.of();
+    for (Revision r : revisions) {
+      try {
+        text = LineDiff.apply(text, r.delta());
+      } catch (IllegalArgumentException e) {
+        throw new IntegrityException(r.rev(), "History delta of revision " + r.rev() + " does not apply");
+      }
+      boolean check = r.rev() % CHECKPOINT_EVERY == 0 || r == last;
+      if (check) {
+        text = List.copyOf(text);
+        if (!Hashes.sha256(LineDiff.join(text)).equals(r.stateHash())) {
+          throw new IntegrityException(
+              r.rev(), "History does not reproduce the state of revision " + r.rev());
+        }
+        cps.put(r.rev(), text);
+      }
+    }
+    return new History(List.copyOf(revisions), text, cps, newRecent());
+  }
+
+  private static Map<Integer, GramDocument> newRecent() {
+    return Collections.synchronizedMap(
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Integer, GramDocument> eldest) {
+            return size() > 16;
+          }
+        });
+  }
+
+  public List<Revision> revisions() {
+    return revisions;
+  }
+
+  public Revision head() {
+    return revisions.get(revisions.size() - 1);
+  }
+
+  public int headRev() {
+    return head().rev();
+  }
+
+  public Revision revision(int rev) {
+    return revisions.get(rev);
+  }
+
+  /** The canonical lines of the newest revision. */
+  public List<String> headLines() {
+    return headLines;
+  }
+
+  /** The canonical lines of a revision, rebuilt from the nearest checkpoint below it. */
+  public List<String> linesAt(int rev) throws IntegrityException {
+    if (rev < 0 || rev > headRev()) {
+      throw new IllegalArgumentException("no revision " + rev);
+    }
+    if (rev == headRev()) {
+      return headLines;
+    }
+    int base = rev - (rev % CHECKPOINT_EVERY);
+    List<String> text = checkpoints.get(base);
+    if (text == null) {
+      // Checkpoints are only missing for revisions appended after load; walk down to one.
+      while (text == null && base > 0) {
+        base -= CHECKPOINT_EVERY;
+        text = checkpoints.get(base);
+      }
+      if (text == null) {
+        base = -1;
+        text = List.of();
+      }
+    }
+    for (int r = base + 1; r <= rev; r++) {
+      try {
+        text = LineDiff.apply(text, revisions.get(r).delta());
+      } catch (IllegalArgumentException e) {
+        throw new IntegrityException(r, "History delta of revision " + r + " does not apply");
+      }
+    }
+    if (!Hashes.sha256(LineDiff.join(text)).equals(revisions.get(rev).stateHash())) {
+      throw new IntegrityException(rev, "History does not reproduce the state of revision " + rev);
+    }
+    if (rev % CHECKPOINT_EVERY == 0) {
+      checkpoints.put(rev, List.copyOf(text));
+    }
+    return text;
+  }
+
+  /** The state of a revision. */
+  public GramDocument stateAt(int rev) throws IntegrityException {
+    GramDocument cached = recentStates.get(rev);
+    if (cached != null) {
+      return cached;
+    }
+    List<String> lines = linesAt(rev);
+    GramParser.Result parsed = GramParser.parse(LineDiff.join(lines));
+    if (!(parsed instanceof GramParser.Success s)) {
+      throw new IntegrityException(rev, "History state of revision " + rev + " does not parse: " + parsed);
+    }
+    recentStates.put(rev, s.file().state());
+    return s.file().state();
+  }
+
+  /** A new history with one more revision whose canonical text is {@code lines}. */
+  public History append(Revision next, List<String> lines) {
+    if (next.rev() != headRev() + 1) {
+      throw new IllegalArgumentException("revision " + next.rev() + " does not follow " + headRev());
+    }
+    List<Revision> out = new ArrayList<>(revisions.size() + 1);
+    out.addAll(revisions);
+    out.add(next);
+    List<String> copy = List.copyOf(lines);
+    if (next.rev() % CHECKPOINT_EVERY == 0) {
+      checkpoints.put(next.rev(), copy);
+    }
+    return new History(Collections.unmodifiableList(out), copy, checkpoints, recentStates);
+  }
+}

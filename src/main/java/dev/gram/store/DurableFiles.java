@@ -1,0 +1,144 @@
+package dev.gram.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The durable replace: write the new content beside the old file, fsync it, rename it over the
+ * old one, fsync the folder. Only after the folder fsync is the new content known to survive a
+ * crash; a failure after the rename is {@link PublishedNotDurable}, because readers may already
+ * see the new file although a crash could still undo it.
+ *
+ * <p>Temporary files are named {@code .<name>.tmp-<random>}: hidden, so they are never listed or
+ * read as documents, and removed by {@link #cleanTemporaryFiles} at start.
+ */
+public final class DurableFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(DurableFiles.class);
+  private static final String TMP_MARK = ".tmp-";
+
+  /** Paths whose next folder fsync must fail, to test the COMMIT_UNKNOWN path end to end. */
+  private final Set<Path> failNextFolderSync = ConcurrentHashMap.newKeySet();
+
+  /** The rename happened but the folder fsync did not succeed. */
+  public static final class PublishedNotDurable extends IOException {
+    public PublishedNotDurable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** Makes the next folder fsync after replacing {@code file} fail once (fault injection). */
+  public void injectFolderSyncFailure(Path file) {
+    failNextFolderSync.add(file.toAbsolutePath().normalize());
+  }
+
+  /** Replaces {@code target} (which may or may not exist) with {@code content}, durably. */
+  public void replace(Path target, byte[] content) throws IOException {
+    publish(target, content, false);
+  }
+
+  /**
+   * Creates {@code target} with {@code content}, durably, only if nothing is there: the new file
+   * is hard-linked into place, which fails instead of overwriting when another writer got there
+   * first ({@link java.nio.file.FileAlreadyExistsException}).
+   */
+  public void create(Path target, byte[] content) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir);
+      syncCreatedFolders(dir);
+    }
+    publish(target, content, true);
+  }
+
+  private void publish(Path target, byte[] content, boolean createOnly) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path tmp =
+        dir.resolve(
+            "."
+                + target.getFileName()
+                + TMP_MARK
+                + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE));
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ByteBuffer buf = ByteBuffer.wrap(content);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        ch.force(true);
+      }
+      if (createOnly) {
+        Files.createLink(target, tmp);
+        Files.delete(tmp);
+      } else {
+        try {
+          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+          throw new IOException("the file system cannot rename atomically: " + e.getMessage(), e);
+        }
+      }
+    } catch (IOException e) {
+      Files.deleteIfExists(tmp);
+      throw e;
+    }
+    try {
+      if (failNextFolderSync.remove(target.toAbsolutePath().normalize())) {
+        throw new IOException("injected folder fsync failure");
+      }
+      syncFolder(dir);
+    } catch (IOException e) {
+      throw new PublishedNotDurable(e.getMessage(), e);
+    }
+  }
+
+  private void syncCreatedFolders(Path dir) {
+    // New project folders must themselves be durable entries of their parent.
+    Path parent = dir.getParent();
+    if (parent != null) {
+      try {
+        syncFolder(parent);
+      } catch (IOException e) {
+        LOG.debug("could not fsync {}: {}", parent, e.getMessage());
+      }
+    }
+  }
+
+  public static void syncFolder(Path dir) throws IOException {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+
+  public static boolean isTemporary(Path file) {
+    String name = file.getFileName().toString();
+    return name.startsWith(".") && name.contains(TMP_MARK);
+  }
+
+  /** Removes temporary files a crash left behind in one folder. */
+  public static int cleanTemporaryFiles(Path dir) {
+    int removed = 0;
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        if (isTemporary(p) && Files.isRegularFile(p)) {
+          Files.deleteIfExists(p);
+          removed++;
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("could not clean temporary files in {}: {}", dir, e.getMessage());
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,144 @@
+package dev.gram.store;
+
+import dev.gram.tools.ToolException;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Notices documents that other programs (an editor, a git checkout) create, change or delete, and
+ * asks their actors to read them again. Our own commits show up here too; the actor compares the
+ * file's fingerprint and does nothing when the file is the one it wrote.
+ *
+ * <p>Watching is a help, not the guarantee: every write checks the file's fingerprint itself
+ * before it commits.
+ */
+final class VaultWatcher implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(VaultWatcher.class);
+
+  private final Vault vault;
+  private final WatchService service;
+  private final Map<WatchKey, Path> dirs = new ConcurrentHashMap<>();
+  private final Thread thread;
+
+  private VaultWatcher(Vault vault, WatchService service) {
+    this.vault = vault;
+    this.service = service;
+    this.thread = new Thread(this::run, "gram-watch");
+    this.thread.setDaemon(true);
+  }
+
+  static VaultWatcher start(Vault vault, List<Path> initialDirs) {
+    try {
+      VaultWatcher w = new VaultWatcher(vault, FileSystems.getDefault().newWatchService());
+      for (Path d : initialDirs) {
+        w.register(d);
+      }
+      w.thread.start();
+      return w;
+    } catch (IOException e) {
+      LOG.warn("file watching is off: {}", e.getMessage());
+      return null;
+    }
+  }
+
+  private void register(Path dir) {
+    try {
+      WatchKey key =
+          dir.register(
+              service,
+              StandardWatchEventKinds.ENTRY_CREATE,
+              StandardWatchEventKinds.ENTRY_MODIFY,
+              StandardWatchEventKinds.ENTRY_DELETE);
+      dirs.put(key, dir);
+    } catch (IOException e) {
+      LOG.debug("cannot watch {}: {}", dir, e.getMessage());
+    }
+  }
+
+  private void run() {
+    while (true) {
+      WatchKey key;
+      try {
+        key = service.take();
+      } catch (InterruptedException | ClosedWatchServiceException e) {
+        return;
+      }
+      Path dir = dirs.get(key);
+      for (WatchEvent<?> event : key.pollEvents()) {
+        if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
+          for (DocSnapshot s : vault.documents()) {
+            vault.refresh(s.location());
+          }
+          continue;
+        }
+        if (dir == null) {
+          continue;
+        }
+        Path child = dir.resolve((Path) event.context());
+        String name = child.getFileName().toString();
+        if (name.startsWith(".")) {
+          continue;
+        }
+        if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(child)) {
+          registerTree(child);
+          continue;
+        }
+        if (name.endsWith(".gram")) {
+          changed(child);
+        }
+      }
+      if (!key.reset()) {
+        dirs.remove(key);
+      }
+    }
+  }
+
+  private void registerTree(Path dir) {
+    try (Stream<Path> s = Files.walk(dir)) {
+      s.filter(Files::isDirectory).forEach(this::register);
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.filter(p -> p.getFileName().toString().endsWith(".gram")).forEach(this::changed);
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot watch {}: {}", dir, e.getMessage());
+    }
+  }
+
+  private void changed(Path file) {
+    PathResolver paths = vault.paths();
+    VaultPath.MountPoint owner = null;
+    for (VaultPath.MountPoint m : paths.mounts()) {
+      if (file.startsWith(m.root())) {
+        owner = m;
+      }
+    }
+    try {
+      vault.refresh(paths.document(paths.pathOf(owner, file)));
+    } catch (ToolException e) {
+      // Not a path agents can name (hidden, reserved): not a document.
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      service.close();
+    } catch (IOException e) {
+      LOG.debug("closing the watcher: {}", e.getMessage());
+    }
+    thread.interrupt();
+  }
+}
