@@ -1,0 +1,50 @@
+package dev.gram.store;
+
+import dev.gram.edit.Creation;
+import dev.gram.edit.PatchOps;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A child process for {@link CrashTest}: writes to a few documents as fast as it can and prints
+ * {@code ACK <path> <request_id>} for every write acknowledged, until it is killed.
+ */
+public final class CrashWriter {
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    String run = args[1];
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
+    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4);
+    vault.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    out.println("READY");
+    String[] docs = {"a/one.gram", "a/two.gram", "b/three.gram"};
+    for (String d : docs) {
+      VaultPath vp = vault.paths().writableDocument(d);
+      if (vault.peek(d) == null) {
+        Creation.Result r = Creation.build(Creation.newDocumentId(), d, "", id -> false);
+        vault.submit(new WriteCommand.Create(vp, r.state(), "crash", null, r.created(), r.diagnostics()))
+            .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      }
+    }
+    long n = 0;
+    while (true) {
+      String d = docs[(int) (n % docs.length)];
+      VaultPath vp = vault.paths().writableDocument(d);
+      DocSnapshot s = vault.read(vp).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      String id = run + "-" + n;
+      JsonArray ops = new JsonArray().add(new JsonObject().put("op", "add").put("record",
+          new JsonObject().put("type", "event").put("id", "e-" + id)
+              .put("fields", new JsonObject().put("t", new JsonArray().add("Event " + id)))));
+      String digest = RequestDigest.of(vp.path(), s.rev(), s.shortHash(), ops, null);
+      vault.submit(new WriteCommand.Patch(vp, s.rev(), s.shortHash(), id, digest, ops, "crash", null))
+          .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      out.println("ACK " + d + " " + id);
+      n++;
+    }
+  }
+}
