@@ -1,0 +1,25 @@
+package dev.gram.index;
+
+/**
+ * What the search index can say about itself at this moment, for {@code gram_capabilities} and
+ * for recall answers that must admit they are partial.
+ */
+public interface IndexStatus {
+
+  /** Counts of documents and embedded chunks. */
+  record Stats(int indexedFiles, int pendingFiles, int failedFiles, int embeddedChunks) {}
+
+  /** Whether semantic search works now; {@code reason} says why not when it does not. */
+  record Semantic(String status, String reason) {
+    public static final String AVAILABLE = "available";
+    public static final String UNAVAILABLE = "unavailable";
+
+    public boolean available() {
+      return AVAILABLE.equals(status);
+    }
+  }
+
+  Stats stats();
+
+  Semantic semantic();
+}
