@@ -25,6 +25,7 @@ public record ServerConfig(
     Duration idleTimeout,
     boolean semantic,
     boolean welcome,
+    List<String> injectCommitUnknown,
     boolean help,
     boolean version) {
 
@@ -56,6 +57,7 @@ public record ServerConfig(
         Duration.ofMinutes(5),
         true,
         true,
+        List.of(),
         false,
         false);
   }
@@ -76,6 +78,7 @@ public record ServerConfig(
     boolean welcome = true;
     boolean help = false;
     boolean version = false;
+    List<String> faults = new ArrayList<>();
     Args in = new Args(args);
     while (in.hasNext()) {
       String a = in.nextOption();
@@ -98,6 +101,7 @@ public record ServerConfig(
             idle = Duration.ofSeconds(parseInt(in.value(a), a, 1, 86_400));
         case "--no-semantic" -> semantic = false;
         case "--no-welcome" -> welcome = false;
+        case "--inject-commit-unknown" -> faults.add(in.value(a));
         default -> throw new UsageException("unknown option " + a + " (try --help)");
       }
       in.noUnusedInlineValue(a);
@@ -129,6 +133,7 @@ public record ServerConfig(
         idle,
         semantic,
         welcome,
+        List.copyOf(faults),
         help,
         version);
   }
@@ -250,6 +255,10 @@ public record ServerConfig(
         "  --allow-origin <origin>    an extra browser Origin to accept; repeatable",
         "  --max-body-bytes <n>       largest HTTP request body (default 4194304)",
         "  --idle-timeout-seconds <n> close idle HTTP connections after n seconds (default 300)",
+        "",
+        "Testing",
+        "  --inject-commit-unknown <path>  the next commit to that document loses its folder fsync",
+        "                             and answers COMMIT_UNKNOWN (to test retries); repeatable",
         "",
         "  --help                     print this and exit",
         "  --version                  print the version and exit",

@@ -33,8 +33,15 @@ public final class Services {
     for (ServerConfig.Mount m : config.mounts()) {
       mounts.add(new VaultPath.MountPoint(m.id(), m.root(), m.writable()));
     }
+    boolean newVault = !java.nio.file.Files.exists(config.vault());
     Vault vault = new Vault(new PathResolver(config.vault(), mounts), new PatchOps(), clock, 16);
     vault.start();
+    for (String path : config.injectCommitUnknown()) {
+      vault.injectCommitUnknown(vault.paths().document(path));
+    }
+    if (newVault && config.welcome()) {
+      vault.scanned().compose(v -> Welcome.write(vault));
+    }
     IndexStatus index = new IndexStatus() {
       @Override
       public Stats stats() {

@@ -30,6 +30,14 @@ public interface Tool {
     return readOnly();
   }
 
+  /**
+   * Checks that must answer with their own error code before the schema's generic {@code
+   * E_ARGUMENT}: a patch without {@code base_revision} is {@code E_CAS_REQUIRED}, one without a
+   * {@code request_id} is {@code E_REQUEST_ID}. Throws {@link ToolException}; the default checks
+   * nothing.
+   */
+  default void precheck(JsonObject arguments) {}
+
   /** Runs the tool; the result is the {@code structuredContent} object. */
   Future<JsonObject> call(JsonObject arguments, CallContext context);
 }

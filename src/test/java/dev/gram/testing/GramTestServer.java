@@ -62,12 +62,22 @@ public final class GramTestServer implements AutoCloseable {
       throw new AssertionError("no tool " + tool);
     }
     try {
+      t.precheck(arguments);
       // Tools run on an event loop, as they do behind a transport.
       io.vertx.core.Promise<JsonObject> promise = io.vertx.core.Promise.promise();
       vertx.getOrCreateContext()
-          .runOnContext(v -> t.call(arguments.copy(), CallContext.of(agent)).onComplete(promise));
+          .runOnContext(v -> {
+            try {
+              t.call(arguments.copy(), CallContext.of(agent)).onComplete(promise);
+            } catch (RuntimeException e) {
+              // Tools may reject arguments by throwing before they start any work.
+              promise.fail(e);
+            }
+          });
       JsonObject r = promise.future().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       return new ToolResult(r, false);
+    } catch (ToolException te) {
+      return new ToolResult(te.toErrorObject(), true);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof ToolException te) {
         return new ToolResult(te.toErrorObject(), true);
