@@ -80,8 +80,20 @@ public final class DurableFiles {
         ch.force(true);
       }
       if (createOnly) {
-        Files.createLink(target, tmp);
-        Files.delete(tmp);
+        try {
+          Files.createLink(target, tmp);
+          Files.delete(tmp);
+        } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+          if (e instanceof java.nio.file.FileAlreadyExistsException exists) {
+            throw exists;
+          }
+          // No hard links here (some network and FAT file systems): check, then rename. The
+          // document's actor is the only writer of this path in this process.
+          if (Files.exists(target)) {
+            throw new java.nio.file.FileAlreadyExistsException(target.toString());
+          }
+          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+        }
       } else {
         try {
           Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
