@@ -14,6 +14,9 @@ public final class Main {
   /** Set when the process exits on its own account; a signal-driven exit is then left alone. */
   private static final AtomicBoolean EXITING = new AtomicBoolean();
 
+  /** Set when a signal started the JVM's shutdown; System.exit would then block forever. */
+  private static final AtomicBoolean SIGNALLED = new AtomicBoolean();
+
   private Main() {}
 
   public static void main(String[] args) {
@@ -61,6 +64,7 @@ public final class Main {
     if (EXITING.get()) {
       return;
     }
+    SIGNALLED.set(true);
     if (server != null) {
       try {
         server.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -72,6 +76,10 @@ public final class Main {
   }
 
   private static void exit(int status) {
+    if (SIGNALLED.get()) {
+      // The shutdown hook is waiting for the server and ends the process itself.
+      return;
+    }
     EXITING.set(true);
     System.exit(status);
   }
