@@ -52,8 +52,8 @@ public final class StdioClient {
         } catch (RuntimeException e) {
           continue; // lines() keeps it, for tests asserting stdout purity
         }
-        if (msg.containsKey("method")) {
-          notifications.add(msg);
+        if (msg.containsKey("method") || msg.getValue("id") == null) {
+          notifications.add(msg); // notifications, and errors about unreadable messages
         } else {
           CompletableFuture<JsonObject> f = waiting.remove(key(msg.getValue("id")));
           if (f != null) {
