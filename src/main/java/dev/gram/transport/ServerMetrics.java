@@ -6,6 +6,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -26,6 +29,8 @@ import java.util.function.Supplier;
 public final class ServerMetrics implements ProtocolMetrics {
   private final PrometheusMeterRegistry registry;
   private volatile IntSupplier writeQueueDepth = () -> 0;
+  private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
   public ServerMetrics() {
     this(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
@@ -58,31 +63,50 @@ public final class ServerMetrics implements ProtocolMetrics {
   public void toolCall(
       String tool, String transport, long nanos, String errorCode, boolean cancelled) {
     String outcome = cancelled ? "cancelled" : errorCode == null ? "ok" : "error";
-    Counter.builder("gram.tool.calls")
-        .tag("tool", tool)
-        .tag("transport", transport)
-        .tag("outcome", outcome)
-        .register(registry)
+    // Meters are cached per tag set: registry lookups cost more than the increments themselves.
+    counters
+        .computeIfAbsent(
+            List.of("calls", tool, transport, outcome),
+            k ->
+                Counter.builder("gram.tool.calls")
+                    .description("Tool calls by tool, transport and outcome")
+                    .tag("tool", tool)
+                    .tag("transport", transport)
+                    .tag("outcome", outcome)
+                    .register(registry))
         .increment();
     if (errorCode != null) {
-      Counter.builder("gram.errors").tag("code", errorCode).tag("kind", "tool").register(registry)
-          .increment();
+      error(errorCode, "tool");
     }
     if (!cancelled) {
-      Timer.builder("gram.tool.latency")
-          .tag("tool", tool)
-          .publishPercentileHistogram()
-          .register(registry)
+      timers
+          .computeIfAbsent(
+              tool,
+              t ->
+                  Timer.builder("gram.tool.latency")
+                      .description("Tool call latency, from validated arguments to the answer")
+                      .tag("tool", t)
+                      .publishPercentileHistogram()
+                      .register(registry))
           .record(nanos, TimeUnit.NANOSECONDS);
     }
   }
 
   @Override
   public void protocolError(String method, int code) {
-    Counter.builder("gram.errors")
-        .tag("code", Integer.toString(code))
-        .tag("kind", "protocol")
-        .register(registry)
+    error(Integer.toString(code), "protocol");
+  }
+
+  private void error(String code, String kind) {
+    counters
+        .computeIfAbsent(
+            List.of("errors", code, kind),
+            k ->
+                Counter.builder("gram.errors")
+                    .description("Errors by code: tool error codes and JSON-RPC error codes")
+                    .tag("code", code)
+                    .tag("kind", kind)
+                    .register(registry))
         .increment();
   }
 

@@ -9,11 +9,12 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,12 +30,19 @@ public final class StdioClient {
   private final OutputStream in;
   private final Map<Object, CompletableFuture<JsonObject>> waiting = new ConcurrentHashMap<>();
   private final LinkedBlockingQueue<JsonObject> notifications = new LinkedBlockingQueue<>();
-  private final List<String> lines = new CopyOnWriteArrayList<>();
+  private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+  private final boolean keepLines;
   private final AtomicLong ids = new AtomicLong();
   private final CompletableFuture<Void> eof = new CompletableFuture<>();
 
   public StdioClient(OutputStream serverStdin, InputStream serverStdout) {
+    this(serverStdin, serverStdout, true);
+  }
+
+  /** @param keepLines false for long runs (benchmarks) that need no record of the wire */
+  public StdioClient(OutputStream serverStdin, InputStream serverStdout, boolean keepLines) {
     this.in = serverStdin;
+    this.keepLines = keepLines;
     Thread reader = new Thread(() -> read(serverStdout), "stdio-client-reader");
     reader.setDaemon(true);
     reader.start();
@@ -45,7 +53,9 @@ public final class StdioClient {
         new BufferedReader(new InputStreamReader(out, StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
-        lines.add(line);
+        if (keepLines) {
+          lines.add(line);
+        }
         JsonObject msg;
         try {
           msg = new JsonObject(line);
@@ -125,7 +135,9 @@ public final class StdioClient {
 
   /** Every line the server wrote to stdout so far. */
   public List<String> lines() {
-    return List.copyOf(lines);
+    synchronized (lines) {
+      return List.copyOf(lines);
+    }
   }
 
   /** Completes when the server closes its stdout. */
