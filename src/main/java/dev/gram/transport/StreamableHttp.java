@@ -84,8 +84,7 @@ final class StreamableHttp {
   void post(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
     String versionHeader = req.getHeader(VERSION_HEADER);
-    if (versionHeader != null && !ProtocolVersions.isSupported(versionHeader)) {
-      send(ctx, McpDispatcher.unsupportedVersion(null, versionHeader));
+    if (!versionOk(ctx)) {
       return;
     }
     Buffer body = ctx.body() == null ? null : ctx.body().buffer();
@@ -99,6 +98,11 @@ final class StreamableHttp {
     }
     String sessionId = req.getHeader(SESSION_HEADER);
     boolean initialize = msg instanceof JsonRpc.Request r && "initialize".equals(r.method());
+    String metaVersion = metaVersion(msg);
+    if (metaVersion != null && ProtocolVersions.isModern(metaVersion)) {
+      // Modern requests stand alone: a session header on one is ignored, as 2026-07-28 asks.
+      sessionId = null;
+    }
     if (sessionId != null) {
       Session session = sessions.get(sessionId);
       if (session == null) {
@@ -125,7 +129,6 @@ final class StreamableHttp {
               });
       return;
     }
-    String metaVersion = metaVersion(msg);
     boolean modern =
         metaVersion != null || (versionHeader != null && ProtocolVersions.isModern(versionHeader));
     if (!modern) {
@@ -180,7 +183,20 @@ final class StreamableHttp {
 
   // ------------------------------------------------------------------ GET and DELETE
 
+  /** A supported {@code MCP-Protocol-Version} or none; otherwise answers 400 and returns false. */
+  private static boolean versionOk(RoutingContext ctx) {
+    String v = ctx.request().getHeader(VERSION_HEADER);
+    if (v != null && !ProtocolVersions.isSupported(v)) {
+      send(ctx, McpDispatcher.unsupportedVersion(null, v));
+      return false;
+    }
+    return true;
+  }
+
   void get(RoutingContext ctx) {
+    if (!versionOk(ctx)) {
+      return;
+    }
     String sessionId = ctx.request().getHeader(SESSION_HEADER);
     if (sessionId == null) {
       // Modern clients have no standalone stream; legacy ones open it after initialize.
@@ -204,6 +220,9 @@ final class StreamableHttp {
   }
 
   void delete(RoutingContext ctx) {
+    if (!versionOk(ctx)) {
+      return;
+    }
     String sessionId = ctx.request().getHeader(SESSION_HEADER);
     if (sessionId == null) {
       sendError(ctx, 400, null, JsonRpc.INVALID_REQUEST,

@@ -203,6 +203,31 @@ class HttpTransportTest {
     assertThat(context.get().cancelled()).isTrue();
   }
 
+  @Test
+  void idleConnectionsAreClosedAfterTheIdleTimeout() throws Exception {
+    McpDispatcher dispatcher = new McpDispatcher(vertx, new ToolRegistry(List.of(new Hanging())),
+        new ServerInfo("gram-mcp", "test", null), ProtocolMetrics.NONE);
+    HttpTransport idle = new HttpTransport(dispatcher, new ServerMetrics(),
+        new HttpOptions("127.0.0.1", 0, null, List.of(), 1 << 20, Duration.ofSeconds(1)));
+    vertx.deployVerticle(idle).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try (Socket s = new Socket("127.0.0.1", idle.port())) {
+      s.setSoTimeout(10_000);
+      long t0 = System.nanoTime();
+      assertThat(s.getInputStream().read()).as("server closed the silent connection").isEqualTo(-1);
+      assertThat(Duration.ofNanos(System.nanoTime() - t0)).isBetween(Duration.ofMillis(500), Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void legacySseRejectsUnknownSessionsAndMalformedMessages() throws Exception {
+    URI unknown = URI.create("http://127.0.0.1:" + transport.port() + "/message?sessionId=nope");
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(unknown).POST(HttpRequest.BodyPublishers.ofString("{}"))
+        .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(404);
+    HttpResponse<String> get = client.send(HttpRequest.newBuilder(unknown).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(get.statusCode()).isEqualTo(405);
+  }
+
   private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {

@@ -274,8 +274,9 @@ class StreamableHttpIT {
     assertThat(result.getJsonArray("tools")).hasSize(15);
     assertThat(result.containsKey("resultType")).as("legacy results keep their legacy shape").isFalse();
 
-    // A modern request in between, on the same endpoint, needs no session.
+    // A modern request in between, on the same endpoint, needs no session and ignores one.
     assertThat(http.modern("tools/list", new JsonObject()).send().statusCode()).isEqualTo(200);
+    assertThat(http.modern("tools/list", new JsonObject()).header("Mcp-Session-Id", "stale").send().statusCode()).isEqualTo(200);
 
     HttpResponse<String> noSession = http.post(new JsonObject().put("jsonrpc", "2.0").put("id", 3).put("method", "tools/list"))
         .header("MCP-Protocol-Version", "2025-06-18").send();
@@ -297,6 +298,7 @@ class StreamableHttpIT {
     assertThat(http.get(Map.of("Accept", "text/event-stream")).statusCode()).isEqualTo(405);
     assertThat(http.delete(Map.of()).statusCode()).isEqualTo(400);
     assertThat(http.get(Map.of("Accept", "text/event-stream", "Mcp-Session-Id", "no-such-session")).statusCode()).isEqualTo(404);
+    assertThat(http.delete(Map.of("Mcp-Session-Id", "no-such-session", "MCP-Protocol-Version", "1.0")).statusCode()).isEqualTo(400);
   }
 
   @Test
