@@ -58,9 +58,10 @@ public final class StdioTransport extends VerticleBase implements Transport {
   }
 
   private void eof() {
+    // Calls in flight are not cancelled: the client closed its side, but the writes it asked for
+    // finish, and their answers are still written in case it reads on until we exit.
     context.runOnContext(
         v -> {
-          channel.close("stdin closed");
           if (accepting) {
             onEof.run();
           }

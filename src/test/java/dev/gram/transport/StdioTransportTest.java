@@ -123,8 +123,17 @@ class StdioTransportTest {
   }
 
   @Test
-  void endOfInputRunsTheEofAction() throws Exception {
+  void endOfInputRunsTheEofActionButLetsCallsInFlightFinishAndAnswer() throws Exception {
+    client.initialize("pipe-agent", "2025-11-25");
+    CompletableFuture<JsonObject> answer = client.send("w", "tools/call", new JsonObject().put("name", "hanging"));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (context.get() == null && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
     client.closeInput();
     assertThat(eof.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(context.get().cancelled()).as("a write in flight is not cancelled by end of input").isFalse();
+    pending.get().complete(new JsonObject().put("written", true));
+    assertThat(answer.join().getJsonObject("result").getJsonObject("structuredContent").getBoolean("written")).isTrue();
   }
 }
