@@ -91,13 +91,21 @@ public final class GramServer {
             .withMetrics(new MicrometerMetricsFactory(metrics.registry()))
             .build();
     GramServer server = new GramServer(vertx, config, metrics);
-    List<Tool> tools = PendingTools.all(config);
-    return server
-        .deploy(new ToolRegistry(tools), in, out)
+    return tools(server)
+        .compose(tools -> server.deploy(new ToolRegistry(tools), in, out))
         .map(server)
         .recover(
             e ->
                 server.stop().transform(x -> Future.<GramServer>failedFuture(e)));
+  }
+
+  /**
+   * The tools every transport serves, in any order (the registry sorts them). This is the seam for
+   * the store: open it here, register {@code onShutdown(store::close)} and {@code
+   * writeQueueDepth(...)} on {@code server}, and return its tools.
+   */
+  private static Future<List<Tool>> tools(GramServer server) {
+    return Future.succeededFuture(PendingTools.all(server.config));
   }
 
   private Future<Void> deploy(ToolRegistry registry, InputStream in, OutputStream out) {
