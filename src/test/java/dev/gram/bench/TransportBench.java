@@ -73,6 +73,10 @@ public final class TransportBench {
       stdio(stdio, Duration.ofSeconds(warmup));
       results.add(stdio(stdio, Duration.ofSeconds(seconds)));
       server.stop();
+    } finally {
+      try (var paths = Files.walk(dir)) {
+        paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
     }
     System.err.println();
     System.err.println("gram_capabilities, " + Runtime.getRuntime().availableProcessors()
