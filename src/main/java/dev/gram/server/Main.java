@@ -1,6 +1,9 @@
 package dev.gram.server;
 
 import java.io.PrintStream;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,17 +11,25 @@ import org.slf4j.LoggerFactory;
 public final class Main {
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
+  /** Set when the process exits on its own account; a signal-driven exit is then left alone. */
+  private static final AtomicBoolean EXITING = new AtomicBoolean();
+
+  /** Set when a signal started the JVM's shutdown; System.exit would then block forever. */
+  private static final AtomicBoolean SIGNALLED = new AtomicBoolean();
+
   private Main() {}
 
   public static void main(String[] args) {
-    // stdout belongs to the stdio transport: usage and version go to stderr as well.
+    // stdout belongs to the stdio transport, which writes to file descriptor 1 directly. Anything
+    // printed through System.out (a library, a stray debug line) goes to stderr instead.
     PrintStream err = System.err;
+    System.setOut(err);
     ServerConfig config;
     try {
       config = ServerConfig.parse(args, System.getenv());
     } catch (ServerConfig.UsageException e) {
       err.println("gram-mcp: " + e.getMessage());
-      System.exit(2);
+      exit(2);
       return;
     }
     if (config.help()) {
@@ -29,12 +40,47 @@ public final class Main {
       err.println("gram-mcp " + GramServer.version());
       return;
     }
+    AtomicReference<GramServer> running = new AtomicReference<>();
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> onSignal(running.get()), "gram-shutdown"));
     GramServer.start(config)
-        .onSuccess(server -> server.stopped().onComplete(done -> System.exit(0)))
+        .onSuccess(
+            server -> {
+              running.set(server);
+              server.stopped().onComplete(done -> exit(0));
+            })
         .onFailure(
             e -> {
               LOG.error("gram-mcp could not start: {}", e.getMessage(), e);
-              System.exit(1);
+              exit(1);
             });
+  }
+
+  /**
+   * SIGTERM or SIGINT: shut down as gracefully as on end of stdin, then end with status 0 rather
+   * than the JVM's 143/130, because being asked to stop is not a failure.
+   */
+  private static void onSignal(GramServer server) {
+    if (EXITING.get()) {
+      return;
+    }
+    SIGNALLED.set(true);
+    if (server != null) {
+      try {
+        server.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        System.err.println("gram-mcp: shutdown did not finish: " + e);
+      }
+    }
+    Runtime.getRuntime().halt(0);
+  }
+
+  private static void exit(int status) {
+    if (SIGNALLED.get()) {
+      // The shutdown hook is waiting for the server and ends the process itself.
+      return;
+    }
+    EXITING.set(true);
+    System.exit(status);
   }
 }

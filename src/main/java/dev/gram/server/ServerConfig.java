@@ -248,11 +248,11 @@ public record ServerConfig(
         "  --http | --no-http         Streamable HTTP at /mcp and legacy HTTP+SSE at /sse",
         "  --host <addr>              HTTP bind address (default 127.0.0.1)",
         "  --port <n>                 HTTP port (default " + DEFAULT_PORT + "; 0 picks a free one)",
-        "  --token <secret>           bearer token required on every HTTP request (also "
-            + TOKEN_ENV
-            + ");",
+        "  --token <secret>           bearer token required on every HTTP request but /healthz",
+        "                             (also " + TOKEN_ENV + ");",
         "                             required when --host is not a loopback address",
-        "  --allow-origin <origin>    an extra browser Origin to accept; repeatable",
+        "  --allow-origin <origin>    an extra browser Origin to accept (its host is then also",
+        "                             accepted in Host); repeatable. Loopback origins always are",
         "  --max-body-bytes <n>       largest HTTP request body (default 4194304)",
         "  --idle-timeout-seconds <n> close idle HTTP connections after n seconds (default 300)",
         "",

@@ -1,0 +1,135 @@
+package dev.gram.protocol;
+
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
+
+/**
+ * Where requests come from and where request-related notifications go: the stdio process, one
+ * legacy HTTP session, one legacy SSE connection, or a single modern HTTP request.
+ *
+ * <p>A channel holds the only per-connection state MCP has: the legacy handshake (if the client
+ * made one) and the calls in flight, so that {@code notifications/cancelled} and a closed
+ * connection can reach them. Transports may touch a channel from several threads; every field is
+ * safe for that.
+ */
+public final class Channel {
+  private final String transport;
+  private final String id;
+  private final Consumer<JsonObject> outbound;
+  private final ConcurrentMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+  private volatile Handshake handshake;
+  private volatile boolean initialized;
+  private volatile boolean closed;
+  private volatile long lastUsedMillis = System.currentTimeMillis();
+
+  /** What {@code initialize} settled for this channel. */
+  public record Handshake(String protocolVersion, String clientName, JsonObject clientCapabilities) {}
+
+  /** Something in flight on a channel that a cancellation or close must stop. */
+  interface InFlight {
+    void cancel(String reason);
+  }
+
+  /**
+   * @param transport {@code stdio}, {@code http} or {@code sse}: also the agent name when the
+   *     client gives none
+   * @param id a name for logs (the session id over HTTP)
+   * @param outbound where notifications for this channel's requests go; may be a no-op
+   */
+  public Channel(String transport, String id, Consumer<JsonObject> outbound) {
+    this.transport = transport;
+    this.id = id;
+    this.outbound = outbound;
+  }
+
+  public String transport() {
+    return transport;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public Handshake handshake() {
+    return handshake;
+  }
+
+  void handshake(Handshake h) {
+    this.handshake = h;
+  }
+
+  public boolean initialized() {
+    return initialized;
+  }
+
+  void markInitialized() {
+    this.initialized = true;
+  }
+
+  public boolean closed() {
+    return closed;
+  }
+
+  public long lastUsedMillis() {
+    return lastUsedMillis;
+  }
+
+  public void touch() {
+    lastUsedMillis = System.currentTimeMillis();
+  }
+
+  void send(JsonObject notification) {
+    if (!closed) {
+      outbound.accept(notification);
+    }
+  }
+
+  static String key(Object requestId) {
+    // 7 and "7" are different JSON-RPC ids; 7 and 7L are the same one.
+    return requestId instanceof Number n ? "n" + n.longValue() + (n instanceof Double ? "d" + n : "")
+        : "s" + requestId;
+  }
+
+  boolean register(Object requestId, InFlight call) {
+    return inFlight.putIfAbsent(key(requestId), call) == null;
+  }
+
+  void unregister(Object requestId, InFlight call) {
+    inFlight.remove(key(requestId), call);
+  }
+
+  boolean isInFlight(Object requestId) {
+    return inFlight.containsKey(key(requestId));
+  }
+
+  /** Cancels one request; unknown or finished ids are ignored, as the specification asks. */
+  public void cancel(Object requestId, String reason) {
+    InFlight call = inFlight.remove(key(requestId));
+    if (call != null) {
+      call.cancel(reason);
+    }
+  }
+
+  /** The connection went away: cancel everything still running on it. */
+  public void close(String reason) {
+    closed = true;
+    List<InFlight> calls = new ArrayList<>(inFlight.values());
+    inFlight.clear();
+    for (InFlight c : calls) {
+      c.cancel(reason);
+    }
+  }
+
+  public int inFlightCount() {
+    return inFlight.size();
+  }
+
+  @Override
+  public String toString() {
+    return transport + ":" + id;
+  }
+}

@@ -1,0 +1,137 @@
+package dev.gram.transport;
+
+import dev.gram.protocol.McpDispatcher;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.micrometer.PrometheusScrapingHandler;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP side of the server, one Vert.x Web router:
+ *
+ * <ul>
+ *   <li>{@code /mcp} — Streamable HTTP, both protocol eras ({@link StreamableHttp});
+ *   <li>{@code /sse} and {@code /message} — the 2024-11-05 HTTP+SSE transport ({@link LegacySse});
+ *   <li>{@code /healthz} — liveness, {@code {"status":"ok"}};
+ *   <li>{@code /metrics} — Prometheus text from the server's Micrometer registry.
+ * </ul>
+ *
+ * Every request first passes {@link HttpGuard}. Once bound, the verticle prints exactly one line to
+ * stderr, {@code gram-mcp: listening on http://<host>:<port>/mcp}, which scripts and tests parse.
+ */
+public final class HttpTransport extends VerticleBase implements Transport {
+  /** Legacy sessions nobody touched for this long are ended. */
+  static final long SESSION_IDLE_MS = TimeUnit.HOURS.toMillis(1);
+
+  private final McpDispatcher dispatcher;
+  private final ServerMetrics metrics;
+  private final HttpOptions options;
+  private volatile boolean draining;
+  private HttpServer server;
+  private StreamableHttp streamable;
+  private LegacySse sse;
+  private long sweeper = -1;
+
+  public HttpTransport(McpDispatcher dispatcher, ServerMetrics metrics, HttpOptions options) {
+    this.dispatcher = dispatcher;
+    this.metrics = metrics;
+    this.options = options;
+  }
+
+  @Override
+  public Future<?> start() {
+    long idleSeconds = Math.max(1, options.idleTimeout().toSeconds());
+    long keepAliveMs = Math.max(500, Math.min(15_000, idleSeconds * 1000 / 2));
+    streamable = new StreamableHttp(vertx, dispatcher, keepAliveMs);
+    sse = new LegacySse(vertx, dispatcher, keepAliveMs);
+    metrics.sessions("http", streamable::openSessions);
+    metrics.sessions("sse", sse::openSessions);
+
+    Router router = Router.router(vertx);
+    router.route().handler(new HttpGuard(options.host(), options.allowedOrigins(), options.token(),
+        () -> draining));
+    BodyHandler body =
+        BodyHandler.create(false).setHandleFileUploads(false).setBodyLimit(options.maxBodyBytes());
+
+    router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "ok")));
+    router.get("/metrics").handler(metricsHandler(metrics.registry()));
+
+    router.post("/mcp").handler(body).handler(streamable::post);
+    router.get("/mcp").handler(streamable::get);
+    router.delete("/mcp").handler(streamable::delete);
+    router.route("/mcp").handler(ctx -> methodNotAllowed(ctx, "GET, POST, DELETE"));
+
+    router.get("/sse").handler(sse::open);
+    router.route("/sse").handler(ctx -> methodNotAllowed(ctx, "GET"));
+    router.post(LegacySse.MESSAGE_PATH).handler(body).handler(sse::post);
+    router.route(LegacySse.MESSAGE_PATH).handler(ctx -> methodNotAllowed(ctx, "POST"));
+
+    HttpServerOptions serverOptions =
+        new HttpServerOptions()
+            .setHost(options.host())
+            .setPort(options.port())
+            .setIdleTimeout((int) idleSeconds)
+            .setIdleTimeoutUnit(TimeUnit.SECONDS);
+    return vertx
+        .createHttpServer(serverOptions)
+        .requestHandler(router)
+        .listen()
+        .onSuccess(
+            s -> {
+              server = s;
+              sweeper = vertx.setPeriodic(60_000, t -> streamable.expire(SESSION_IDLE_MS));
+              String host = options.host().contains(":") && !options.host().startsWith("[")
+                  ? "[" + options.host() + "]" : options.host();
+              // The one line scripts and tests wait for; printed, not logged, so its form is fixed.
+              System.err.println("gram-mcp: listening on http://" + host + ":" + s.actualPort() + "/mcp");
+              System.err.flush();
+            });
+  }
+
+  private static io.vertx.core.Handler<RoutingContext> metricsHandler(PrometheusMeterRegistry r) {
+    return PrometheusScrapingHandler.create(r);
+  }
+
+  /** The port actually bound (useful with port 0). */
+  public int port() {
+    return server == null ? -1 : server.actualPort();
+  }
+
+  @Override
+  public Future<Void> quiesce() {
+    draining = true;
+    // GET streams carry nothing but keep-alives; SSE connections stay until stop() so answers
+    // to calls still in flight can reach their clients.
+    streamable.endStreams();
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public Future<?> stop() {
+    if (sweeper >= 0) {
+      vertx.cancelTimer(sweeper);
+    }
+    if (sse != null) {
+      sse.endAll();
+    }
+    return server == null ? Future.succeededFuture() : server.close();
+  }
+
+  private static void methodNotAllowed(RoutingContext ctx, String allow) {
+    ctx.response().setStatusCode(405).putHeader("Allow", allow).end();
+  }
+
+  private static void json(RoutingContext ctx, int status, JsonObject body) {
+    ctx.response()
+        .setStatusCode(status)
+        .putHeader("Content-Type", "application/json")
+        .end(body.encode());
+  }
+}

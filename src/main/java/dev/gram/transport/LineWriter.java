@@ -1,0 +1,127 @@
+package dev.gram.transport;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The only writer of the stdio transport's output: one thread takes messages from a queue and
+ * writes each as one line, in the order they were queued. Writing to a pipe blocks when the
+ * reader is slow, so it never happens on an event loop; callers only enqueue.
+ */
+final class LineWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(LineWriter.class);
+  private static final byte[] NEWLINE = {'\n'};
+
+  private sealed interface Item permits Line, Flush, Close {}
+
+  private record Line(byte[] bytes) implements Item {}
+
+  private record Flush(Promise<Void> done) implements Item {}
+
+  private record Close(Promise<Void> done) implements Item {}
+
+  private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
+  private final OutputStream out;
+  private final Thread thread;
+  private volatile boolean broken;
+
+  LineWriter(OutputStream out) {
+    this.out = out;
+    this.thread = new Thread(this::run, "gram-stdout");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Queues one message; it is written after everything queued before it. */
+  void send(JsonObject message) {
+    if (!broken) {
+      // encode() never emits a raw newline: newlines inside strings are escaped.
+      queue.add(new Line(message.encode().getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  /** Completes once everything queued so far is written and flushed. */
+  Future<Void> flush() {
+    Promise<Void> p = Promise.promise();
+    queue.add(new Flush(p));
+    return p.future();
+  }
+
+  /** Flushes, then stops the writer thread. */
+  Future<Void> close() {
+    Promise<Void> p = Promise.promise();
+    queue.add(new Close(p));
+    return p.future();
+  }
+
+  int queued() {
+    return queue.size();
+  }
+
+  private void run() {
+    List<Item> batch = new ArrayList<>();
+    while (true) {
+      try {
+        batch.add(queue.take());
+        queue.drainTo(batch, 256);
+        boolean close = false;
+        for (Item item : batch) {
+          if (item instanceof Line line) {
+            write(line.bytes());
+          } else if (item instanceof Flush f) {
+            flushQuietly();
+            f.done().tryComplete();
+          } else if (item instanceof Close c) {
+            flushQuietly();
+            c.done().tryComplete();
+            close = true;
+          }
+        }
+        batch.clear();
+        // One flush per batch keeps many small answers cheap without holding any back.
+        flushQuietly();
+        if (close) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private void write(byte[] bytes) {
+    if (broken) {
+      return;
+    }
+    try {
+      out.write(bytes);
+      out.write(NEWLINE);
+    } catch (IOException e) {
+      // The client closed our stdout: nobody can read answers any more.
+      broken = true;
+      LOG.warn("stdout closed: {}", e.getMessage());
+    }
+  }
+
+  private void flushQuietly() {
+    if (broken) {
+      return;
+    }
+    try {
+      out.flush();
+    } catch (IOException e) {
+      broken = true;
+      LOG.warn("stdout closed: {}", e.getMessage());
+    }
+  }
+}

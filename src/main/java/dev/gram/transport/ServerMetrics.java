@@ -1,0 +1,116 @@
+package dev.gram.transport;
+
+import dev.gram.protocol.ProtocolMetrics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The server's own meters, next to the ones Vert.x Micrometer records for HTTP, in one Prometheus
+ * registry served at {@code /metrics}:
+ *
+ * <ul>
+ *   <li>{@code gram_tool_calls_total{tool,transport,outcome}} — outcome is ok, error or cancelled
+ *   <li>{@code gram_errors_total{code,kind}} — tool error codes (kind=tool) and JSON-RPC codes
+ *       (kind=protocol)
+ *   <li>{@code gram_tool_latency_seconds{tool}} — a histogram, for p50/p99 in PromQL
+ *   <li>{@code gram_sessions_open{transport}} — legacy Streamable HTTP sessions and SSE connections
+ *   <li>{@code gram_write_queue_depth} — writes waiting in the store's write actors
+ * </ul>
+ */
+public final class ServerMetrics implements ProtocolMetrics {
+  private final PrometheusMeterRegistry registry;
+  private volatile IntSupplier writeQueueDepth = () -> 0;
+  private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+  public ServerMetrics() {
+    this(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  public ServerMetrics(PrometheusMeterRegistry registry) {
+    this.registry = registry;
+    Gauge.builder("gram.write.queue.depth", this, m -> m.writeQueueDepth.getAsInt())
+        .description("Writes waiting in the store's write actors")
+        .register(registry);
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** The store reports its queue here once it exists; until then the gauge reads 0. */
+  public void writeQueueDepth(IntSupplier depth) {
+    this.writeQueueDepth = depth == null ? () -> 0 : depth;
+  }
+
+  public void sessions(String transport, Supplier<Number> open) {
+    Gauge.builder("gram.sessions.open", open)
+        .tag("transport", transport)
+        .description("Open legacy sessions")
+        .register(registry);
+  }
+
+  @Override
+  public void toolCall(
+      String tool, String transport, long nanos, String errorCode, boolean cancelled) {
+    String outcome = cancelled ? "cancelled" : errorCode == null ? "ok" : "error";
+    // Meters are cached per tag set: registry lookups cost more than the increments themselves.
+    counters
+        .computeIfAbsent(
+            List.of("calls", tool, transport, outcome),
+            k ->
+                Counter.builder("gram.tool.calls")
+                    .description("Tool calls by tool, transport and outcome")
+                    .tag("tool", tool)
+                    .tag("transport", transport)
+                    .tag("outcome", outcome)
+                    .register(registry))
+        .increment();
+    if (errorCode != null) {
+      error(errorCode, "tool");
+    }
+    if (!cancelled) {
+      timers
+          .computeIfAbsent(
+              tool,
+              t ->
+                  Timer.builder("gram.tool.latency")
+                      .description("Tool call latency, from validated arguments to the answer")
+                      .tag("tool", t)
+                      .publishPercentileHistogram()
+                      .register(registry))
+          .record(nanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  @Override
+  public void protocolError(String method, int code) {
+    error(Integer.toString(code), "protocol");
+  }
+
+  private void error(String code, String kind) {
+    counters
+        .computeIfAbsent(
+            List.of("errors", code, kind),
+            k ->
+                Counter.builder("gram.errors")
+                    .description("Errors by code: tool error codes and JSON-RPC error codes")
+                    .tag("code", code)
+                    .tag("kind", kind)
+                    .register(registry))
+        .increment();
+  }
+
+  public String scrape() {
+    return registry.scrape();
+  }
+}

@@ -1,0 +1,383 @@
+package dev.gram.transport;
+
+import dev.gram.protocol.Channel;
+import dev.gram.protocol.JsonRpc;
+import dev.gram.protocol.McpDispatcher;
+import dev.gram.protocol.ProtocolVersions;
+import dev.gram.protocol.Reply;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The MCP endpoint ({@code /mcp}) of the Streamable HTTP transport, serving both eras at once.
+ *
+ * <p><b>Legacy (2025-03-26 … 2025-11-25).</b> {@code initialize} without a session opens one and
+ * answers with {@code Mcp-Session-Id}; every later POST, GET and DELETE names it. An unknown or
+ * ended session gets 404, a missing one 400. GET opens the session's SSE stream (this server sends
+ * nothing unsolicited, so it carries only keep-alives); DELETE ends the session.
+ *
+ * <p><b>Modern (2026-07-28).</b> A POST whose body carries {@code _meta.
+ * io.modelcontextprotocol/protocolVersion}, or whose {@code MCP-Protocol-Version} header names a
+ * modern version, stands alone: no session. Its {@code MCP-Protocol-Version}, {@code Mcp-Method}
+ * and (for {@code tools/call}) {@code Mcp-Name} headers must match the body, else 400 with -32020.
+ * Closing the response cancels the request.
+ *
+ * <p>Either era: a notification or response gets 202 with no body; a request is answered as one
+ * JSON object, or as an SSE stream when the client accepts one and asked for progress (or opened
+ * {@code subscriptions/listen}); an unsupported {@code MCP-Protocol-Version} gets 400 with -32022.
+ */
+final class StreamableHttp {
+  static final String SESSION_HEADER = "Mcp-Session-Id";
+  static final String VERSION_HEADER = "MCP-Protocol-Version";
+  static final String METHOD_HEADER = "Mcp-Method";
+  static final String NAME_HEADER = "Mcp-Name";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final Set<String> NAMED_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
+
+  /** A legacy session: its channel and the GET streams open on it. */
+  static final class Session {
+    final Channel channel;
+    final Set<SseStream> streams = ConcurrentHashMap.newKeySet();
+
+    Session(Channel channel) {
+      this.channel = channel;
+    }
+  }
+
+  private final Vertx vertx;
+  private final McpDispatcher dispatcher;
+  private final long keepAliveMs;
+  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+
+  StreamableHttp(Vertx vertx, McpDispatcher dispatcher, long keepAliveMs) {
+    this.vertx = vertx;
+    this.dispatcher = dispatcher;
+    this.keepAliveMs = keepAliveMs;
+  }
+
+  int openSessions() {
+    return sessions.size();
+  }
+
+  static String newId() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+
+  // ------------------------------------------------------------------ POST
+
+  void post(RoutingContext ctx) {
+    HttpServerRequest req = ctx.request();
+    String versionHeader = req.getHeader(VERSION_HEADER);
+    if (!versionOk(ctx)) {
+      return;
+    }
+    Buffer body = ctx.body() == null ? null : ctx.body().buffer();
+    JsonRpc.Message msg =
+        body == null || body.length() == 0
+            ? new JsonRpc.Invalid(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: empty body"))
+            : JsonRpc.parse(body);
+    if (msg instanceof JsonRpc.Invalid) {
+      dispatcher.handle(msg, new Channel("http", "invalid", m -> {})).onSuccess(r -> send(ctx, r));
+      return;
+    }
+    String sessionId = req.getHeader(SESSION_HEADER);
+    boolean initialize = msg instanceof JsonRpc.Request r && "initialize".equals(r.method());
+    String metaVersion = metaVersion(msg);
+    if (metaVersion != null && ProtocolVersions.isModern(metaVersion)) {
+      // Modern requests stand alone: a session header on one is ignored, as 2026-07-28 asks.
+      sessionId = null;
+    }
+    if (sessionId != null) {
+      Session session = sessions.get(sessionId);
+      if (session == null) {
+        sendError(ctx, 404, idOf(msg), JsonRpc.INVALID_REQUEST, "Session not found");
+        return;
+      }
+      answer(ctx, msg, session.channel, false);
+      return;
+    }
+    if (initialize) {
+      String id = newId();
+      Session session = new Session(new Channel("http", id, m -> {}));
+      sessions.put(id, session);
+      dispatcher
+          .handle(msg, session.channel)
+          .onSuccess(
+              reply -> {
+                if (JsonRpc.errorCode(reply.message()) != 0) {
+                  sessions.remove(id);
+                } else {
+                  ctx.response().putHeader(SESSION_HEADER, id);
+                }
+                send(ctx, reply);
+              });
+      return;
+    }
+    boolean modern =
+        metaVersion != null || (versionHeader != null && ProtocolVersions.isModern(versionHeader));
+    if (!modern) {
+      sendError(ctx, 400, idOf(msg), JsonRpc.INVALID_REQUEST,
+          "Bad Request: " + SESSION_HEADER + " header is required (send initialize first, or use "
+              + ProtocolVersions.MODERN.get(0) + " per-request _meta)");
+      return;
+    }
+    String mismatch = headerMismatch(req, msg, versionHeader, metaVersion);
+    if (mismatch != null) {
+      sendError(ctx, 400, idOf(msg), JsonRpc.HEADER_MISMATCH, "Header mismatch: " + mismatch);
+      return;
+    }
+    // A modern request is its own channel: closing its response is its cancellation.
+    Channel channel = new Channel("http", "request", m -> {});
+    answer(ctx, msg, channel, true);
+  }
+
+  private void answer(RoutingContext ctx, JsonRpc.Message msg, Channel channel, boolean modern) {
+    if (!(msg instanceof JsonRpc.Request request)) {
+      dispatcher.handle(msg, channel).onSuccess(r -> send(ctx, r));
+      return;
+    }
+    HttpServerResponse response = ctx.response();
+    boolean stream =
+        accepts(ctx.request(), "text/event-stream")
+            && ("subscriptions/listen".equals(request.method()) || hasProgressToken(request));
+    SseStream sse = stream ? new SseStream(vertx, response, keepAliveMs) : null;
+    Consumer<JsonObject> notifications = sse == null ? m -> {} : sse::message;
+    if (modern) {
+      response.closeHandler(v -> channel.close("response stream closed"));
+    }
+    dispatcher
+        .handle(msg, channel, notifications)
+        .onSuccess(
+            reply -> {
+              if (sse != null && sse.started()) {
+                if (!reply.isNone()) {
+                  sse.message(reply.message());
+                }
+                sse.end();
+              } else if (reply.isNone()) {
+                // Cancelled: the client no longer waits for an answer.
+                if (!response.ended() && !response.closed()) {
+                  response.setStatusCode(204).end();
+                }
+              } else {
+                send(ctx, reply);
+              }
+            });
+  }
+
+  // ------------------------------------------------------------------ GET and DELETE
+
+  /** A supported {@code MCP-Protocol-Version} or none; otherwise answers 400 and returns false. */
+  private static boolean versionOk(RoutingContext ctx) {
+    String v = ctx.request().getHeader(VERSION_HEADER);
+    if (v != null && !ProtocolVersions.isSupported(v)) {
+      send(ctx, McpDispatcher.unsupportedVersion(null, v));
+      return false;
+    }
+    return true;
+  }
+
+  void get(RoutingContext ctx) {
+    if (!versionOk(ctx)) {
+      return;
+    }
+    String sessionId = ctx.request().getHeader(SESSION_HEADER);
+    if (sessionId == null) {
+      // Modern clients have no standalone stream; legacy ones open it after initialize.
+      ctx.response().setStatusCode(405).putHeader("Allow", "POST, DELETE").end();
+      return;
+    }
+    Session session = sessions.get(sessionId);
+    if (session == null) {
+      sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
+      return;
+    }
+    SseStream sse = new SseStream(vertx, ctx.response(), keepAliveMs);
+    session.streams.add(sse);
+    ctx.response()
+        .closeHandler(
+            v -> {
+              session.streams.remove(sse);
+              sse.end();
+            });
+    sse.open();
+  }
+
+  void delete(RoutingContext ctx) {
+    if (!versionOk(ctx)) {
+      return;
+    }
+    String sessionId = ctx.request().getHeader(SESSION_HEADER);
+    if (sessionId == null) {
+      sendError(ctx, 400, null, JsonRpc.INVALID_REQUEST,
+          "Bad Request: " + SESSION_HEADER + " header is required");
+      return;
+    }
+    Session session = sessions.remove(sessionId);
+    if (session == null) {
+      sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
+      return;
+    }
+    end(session, "session deleted");
+    ctx.response().setStatusCode(204).end();
+  }
+
+  private static void end(Session session, String reason) {
+    session.channel.close(reason);
+    for (SseStream s : List.copyOf(session.streams)) {
+      s.end();
+    }
+    session.streams.clear();
+  }
+
+  /** Ends sessions nobody has used for {@code maxIdleMs}; open GET streams keep a session alive. */
+  void expire(long maxIdleMs) {
+    long now = System.currentTimeMillis();
+    sessions.entrySet().removeIf(
+        e -> {
+          Session s = e.getValue();
+          if (!s.streams.isEmpty()) {
+            s.channel.touch();
+            return false;
+          }
+          if (now - s.channel.lastUsedMillis() > maxIdleMs && s.channel.inFlightCount() == 0) {
+            end(s, "session expired");
+            return true;
+          }
+          return false;
+        });
+  }
+
+  /** Shutdown: end every GET stream; sessions stay so in-flight answers still arrive. */
+  void endStreams() {
+    for (Session s : sessions.values()) {
+      for (SseStream stream : List.copyOf(s.streams)) {
+        stream.end();
+      }
+      s.streams.clear();
+    }
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /** The header rule broken by a modern request, or null when its headers agree with its body. */
+  static String headerMismatch(
+      HttpServerRequest req, JsonRpc.Message msg, String versionHeader, String metaVersion) {
+    boolean request = msg instanceof JsonRpc.Request;
+    if (versionHeader == null && request) {
+      // Header rules for notification POSTs are not defined by 2026-07-28: only mismatches count.
+      return VERSION_HEADER + " header is required";
+    }
+    if (versionHeader != null && metaVersion != null && !metaVersion.equals(versionHeader)) {
+      return VERSION_HEADER + " header value '" + versionHeader + "' does not match body value '"
+          + metaVersion + "'";
+    }
+    String method =
+        msg instanceof JsonRpc.Request r ? r.method()
+            : msg instanceof JsonRpc.Notification n ? n.method() : null;
+    String methodHeader = req.getHeader(METHOD_HEADER);
+    if (msg instanceof JsonRpc.Request && methodHeader == null) {
+      return METHOD_HEADER + " header is required";
+    }
+    if (methodHeader != null && method != null && !methodHeader.equals(method)) {
+      return METHOD_HEADER + " header value '" + methodHeader + "' does not match body value '"
+          + method + "'";
+    }
+    if (msg instanceof JsonRpc.Request r && NAMED_METHODS.contains(r.method())) {
+      String nameHeader = req.getHeader(NAME_HEADER);
+      Object bodyName = r.params().getValue("resources/read".equals(r.method()) ? "uri" : "name");
+      if (nameHeader == null) {
+        return NAME_HEADER + " header is required for " + r.method();
+      }
+      String decoded = decodeHeaderValue(nameHeader);
+      if (decoded == null) {
+        return NAME_HEADER + " header value is not valid";
+      }
+      if (!decoded.equals(bodyName)) {
+        return NAME_HEADER + " header value '" + decoded + "' does not match body value '"
+            + bodyName + "'";
+      }
+    }
+    return null;
+  }
+
+  /** Undoes the {@code =?base64?…?=} sentinel; null for a malformed value. */
+  static String decodeHeaderValue(String value) {
+    if (value.startsWith("=?base64?") && value.endsWith("?=") && value.length() >= 11) {
+      try {
+        return new String(
+            Base64.getDecoder().decode(value.substring(9, value.length() - 2)),
+            StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        return null;
+      }
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c != '\t' && (c < 0x20 || c > 0x7e)) {
+        return null;
+      }
+    }
+    return value;
+  }
+
+  static String metaVersion(JsonRpc.Message msg) {
+    JsonObject params =
+        msg instanceof JsonRpc.Request r ? r.params()
+            : msg instanceof JsonRpc.Notification n ? n.params() : null;
+    if (params != null && params.getValue("_meta") instanceof JsonObject meta
+        && meta.getValue(McpDispatcher.META_PROTOCOL_VERSION) instanceof String v) {
+      return v;
+    }
+    return null;
+  }
+
+  private static boolean hasProgressToken(JsonRpc.Request r) {
+    return r.params().getValue("_meta") instanceof JsonObject meta
+        && meta.getValue("progressToken") != null;
+  }
+
+  private static boolean accepts(HttpServerRequest req, String type) {
+    String accept = req.getHeader("Accept");
+    return accept != null && accept.contains(type);
+  }
+
+  private static Object idOf(JsonRpc.Message msg) {
+    return msg instanceof JsonRpc.Request r ? r.id() : null;
+  }
+
+  static void sendError(RoutingContext ctx, int status, Object id, int code, String message) {
+    send(ctx, new Reply(JsonRpc.error(id, code, message), status));
+  }
+
+  static void send(RoutingContext ctx, Reply reply) {
+    HttpServerResponse response = ctx.response();
+    if (response.ended() || response.closed()) {
+      return;
+    }
+    if (reply.isNone()) {
+      response.setStatusCode(202).end();
+      return;
+    }
+    response
+        .setStatusCode(reply.httpStatus())
+        .putHeader("Content-Type", "application/json")
+        .end(reply.message().encode());
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The transports: how MCP messages reach the {@link dev.gram.protocol.McpDispatcher} and how its
+ * replies get back. Each is a small Vert.x verticle; none blocks an event loop.
+ *
+ * <h2>stdio ({@link dev.gram.transport.StdioTransport})</h2>
+ *
+ * Newline-delimited JSON-RPC. Reading stdin can only block, so a daemon thread ({@code LineReader})
+ * reads lines (bounded by {@code --max-body-bytes}; a longer one is skipped and answered with
+ * -32600) and hands them to the verticle's event loop. Writing may block on a slow reader, so one
+ * thread ({@code LineWriter}) writes every outgoing message, in order, to file descriptor 1; nothing
+ * else ever writes there ({@code Main} points {@code System.out} at stderr). The stdio process is one
+ * {@link dev.gram.protocol.Channel}: a legacy handshake on it lasts for the process. End of input
+ * shuts the server down.
+ *
+ * <h2>HTTP ({@link dev.gram.transport.HttpTransport})</h2>
+ *
+ * One Vert.x Web router: {@code /mcp} (Streamable HTTP, both eras, see {@code StreamableHttp}),
+ * {@code /sse} and {@code /message} (the 2024-11-05 HTTP+SSE transport, see {@code LegacySse}),
+ * {@code /healthz}, {@code /metrics}. A legacy session (created by {@code initialize}, named by
+ * {@code Mcp-Session-Id}) or an SSE connection is a channel; a modern request is a channel of its
+ * own, so closing its connection cancels it. Answers that have something to stream first (progress,
+ * a subscription) go out as SSE; others as one JSON object with the status the dispatcher chose.
+ *
+ * <h2>Guards</h2>
+ *
+ * {@code HttpGuard} runs first on every request: 503 while shutting down, 403 for a foreign
+ * {@code Host} (DNS rebinding) or {@code Origin}, 401 without the bearer token when one is set
+ * ({@code /healthz} excepted). The body handler refuses bodies over {@code --max-body-bytes} with
+ * 413; connections idle for {@code --idle-timeout-seconds} are closed, and SSE streams send comment
+ * keep-alives well within that.
+ *
+ * <h2>Metrics</h2>
+ *
+ * {@link dev.gram.transport.ServerMetrics} implements the dispatcher's {@link
+ * dev.gram.protocol.ProtocolMetrics} with Micrometer, in the same Prometheus registry Vert.x
+ * Micrometer fills with HTTP server metrics, scraped at {@code /metrics}.
+ *
+ * <h2>Shutdown</h2>
+ *
+ * {@link dev.gram.transport.Transport#quiesce()} stops intake (stdio ignores further lines, HTTP
+ * answers 503) and ends streams that carry nothing but keep-alives; the server then drains calls in
+ * flight and undeploys the verticles, which flushes stdout and closes the HTTP server.
+ */
+package dev.gram.transport;
