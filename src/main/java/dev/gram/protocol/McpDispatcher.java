@@ -395,6 +395,9 @@ public final class McpDispatcher {
     JsonObject args = argsValue == null ? new JsonObject() : (JsonObject) argsValue;
     long start = System.nanoTime();
     try {
+      // Some missing arguments have codes of their own (E_CAS_REQUIRED, E_REQUEST_ID) that must
+      // win over the schema's generic E_ARGUMENT.
+      tool.precheck(args);
       validator.check(name, args);
     } catch (ToolException e) {
       metrics.toolCall(name, channel.transport(), System.nanoTime() - start, e.code().name(), false);

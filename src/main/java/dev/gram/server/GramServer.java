@@ -56,12 +56,18 @@ public final class GramServer {
   private volatile McpDispatcher dispatcher;
   private volatile HttpTransport http;
   private volatile StdioTransport stdio;
+  private volatile Services services;
   private Future<Void> stopping;
 
   private GramServer(Vertx vertx, ServerConfig config, ServerMetrics metrics) {
     this.vertx = vertx;
     this.config = config;
     this.metrics = metrics;
+  }
+
+  /** The vault, index and tools behind the transports. */
+  public Services services() {
+    return services;
   }
 
   public static String version() {
@@ -100,12 +106,15 @@ public final class GramServer {
   }
 
   /**
-   * The tools every transport serves, in any order (the registry sorts them). This is the seam for
-   * the store: open it here, register {@code onShutdown(store::close)} and {@code
-   * writeQueueDepth(...)} on {@code server}, and return its tools.
+   * The tools every transport serves, on one vault and one index. The vault's queued writes
+   * finish before Vert.x closes (the shutdown hook).
    */
   private static Future<List<Tool>> tools(GramServer server) {
-    return Future.succeededFuture(PendingTools.all(server.config));
+    Services services = Services.start(server.vertx, server.config, java.time.Clock.systemUTC());
+    server.services = services;
+    server.onShutdown(services::close);
+    server.writeQueueDepth(services.vault()::writeQueueDepth);
+    return Future.succeededFuture(services.tools().tools());
   }
 
   private Future<Void> deploy(ToolRegistry registry, InputStream in, OutputStream out) {

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.gram.server.PendingTools;
-import dev.gram.server.ServerConfig;
+import dev.gram.testing.SchemaOnlyTools;
 import dev.gram.tools.ErrorCode;
 import dev.gram.tools.ToolException;
 import io.vertx.core.json.JsonArray;
@@ -14,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Validation against the contract's own schemas, and the messages a caller gets back. */
 class ArgumentValidatorTest {
-  private final ArgumentValidator validator = new ArgumentValidator(PendingTools.all(ServerConfig.defaults()));
+  private final ArgumentValidator validator = new ArgumentValidator(SchemaOnlyTools.all());
 
   private ToolException fail(String tool, JsonObject args) {
     ToolException e = catchThrowableOfType(ToolException.class, () -> validator.check(tool, args));

@@ -118,6 +118,11 @@ class WriteToolsTest {
     ToolResult nonNullBase = gram.call("gram_create", new JsonObject().put("path", "p/b.gram").put("base_revision", 0).put("title", "T").put("content", ""));
     assertThat(nonNullBase.code()).isEqualTo("E_CAS_REQUIRED");
 
+    ToolResult unknownArgument = gram.call("gram_create", new JsonObject().put("path", "p/b.gram").put("base_revision", (Object) null).put("title", "T").put("content", "").put("colour", "red"));
+    assertThat(unknownArgument.code()).isEqualTo("E_ARGUMENT");
+    assertThat(unknownArgument.message()).isEqualTo("Unknown argument colour");
+    assertThat(vault.resolve("p/b.gram")).doesNotExist();
+
     ToolResult absolute = gram.call("gram_create", new JsonObject().put("path", "/tmp/x.gram").put("base_revision", (Object) null).put("title", "T").put("content", ""));
     assertThat(absolute.code()).isEqualTo("E_PATH");
     assertThat(absolute.message()).isEqualTo("Absolute paths are outside the approved folder");

@@ -11,7 +11,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
  * patch is read back at once over both. Requests are the contract's examples (gram_create,
  * gram_patch, gram_get), with the revision and hash taken from the previous answer.
  */
-@Disabled("needs the store: enabled at merge")
 class SharedDocumentIT {
   @TempDir Path dir;
 
