@@ -93,12 +93,14 @@ public final class PatchOps implements PatchEngine {
   /** The state as operations change it. */
   private static final class Work {
     private GramDocument doc;
+    private final GramDocument base;
     private final Context context;
     private final Diagnostics diagnostics = new Diagnostics();
     private final Set<String> created = new LinkedHashSet<>();
 
     Work(GramDocument doc, Context context) {
       this.doc = doc;
+      this.base = doc;
       this.context = context;
     }
 
@@ -124,7 +126,9 @@ public final class PatchOps implements PatchEngine {
 
     Outcome finish() {
       Records.checkRefs(doc, context::documentExists, diagnostics);
-      checkBodyRefs(doc, context, diagnostics);
+      if (!doc.body().equals(base.body()) || !doc.records().equals(base.records())) {
+        checkBodyRefs(doc, context, diagnostics);
+      }
       List<String> still = new ArrayList<>();
       for (String id : created) {
         if (doc.record(id) != null) {
@@ -196,10 +200,9 @@ public final class PatchOps implements PatchEngine {
           doc = doc.withRecord(r.withLinks(kept));
         }
       }
-      Body body = Body.parse(doc.body());
       List<String> blocks = new ArrayList<>();
       boolean removed = false;
-      for (BodyNode n : body.nodes()) {
+      for (BodyNode n : Body.blocksWithoutIds(doc.body())) {
         if (n.type() == NodeType.ITEM && n.ref().equals(id)) {
           removed = true;
         } else {
@@ -367,7 +370,7 @@ public final class PatchOps implements PatchEngine {
 
     private List<String> blocks() {
       List<String> out = new ArrayList<>();
-      for (BodyNode n : Body.parse(doc.body()).nodes()) {
+      for (BodyNode n : Body.blocksWithoutIds(doc.body())) {
         out.add(n.md());
       }
       return out;
@@ -496,9 +499,8 @@ public final class PatchOps implements PatchEngine {
 
   /** Placements and mentions in the body that name no record. */
   static void checkBodyRefs(GramDocument doc, Context context, Diagnostics d) {
-    Body body = Body.parse(doc.body());
     Records.PatchRefs refs = context::documentExists;
-    for (BodyNode n : body.nodes()) {
+    for (BodyNode n : Body.blocksWithoutIds(doc.body())) {
       if (n.type() == NodeType.ITEM && !refs.resolves(doc, n.ref())) {
         d.add(Diagnostics.UNRESOLVED_REF, "doc", "[[" + n.ref() + "]] places nothing: no record " + n.ref());
       }

@@ -1,5 +1,6 @@
 package dev.gram.format;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -24,6 +25,8 @@ public final class History {
   public static final int CHECKPOINT_EVERY = 32;
 
   private final List<Revision> revisions;
+  /** Each revision's entry as written in the file, encoded once: a commit rewrites them all. */
+  private final List<byte[]> entryBytes;
   private final List<String> headLines;
   /** Checkpoint texts by revision; shared by all histories descending from the same load. */
   private final Map<Integer, List<String>> checkpoints;
@@ -32,10 +35,12 @@ public final class History {
 
   private History(
       List<Revision> revisions,
+      List<byte[]> entryBytes,
       List<String> headLines,
       Map<Integer, List<String>> checkpoints,
       Map<Integer, GramDocument> recentStates) {
     this.revisions = revisions;
+    this.entryBytes = entryBytes;
     this.headLines = headLines;
     this.checkpoints = checkpoints;
     this.recentStates = recentStates;
@@ -45,7 +50,7 @@ public final class History {
   public static History first(Revision rev0, List<String> lines) {
     Map<Integer, List<String>> cps = new ConcurrentHashMap<>();
     cps.put(0, List.copyOf(lines));
-    return new History(List.of(rev0), List.copyOf(lines), cps, newRecent());
+    return new History(List.of(rev0), List.of(encode(rev0)), List.copyOf(lines), cps, newRecent());
   }
 
   /**
@@ -93,7 +98,11 @@ public final class History {
         cps.put(r.rev(), text);
       }
     }
-    return new History(List.copyOf(revisions), text, cps, newRecent());
+    List<byte[]> bytes = new ArrayList<>(revisions.size());
+    for (Revision r : revisions) {
+      bytes.add(encode(r));
+    }
+    return new History(List.copyOf(revisions), Collections.unmodifiableList(bytes), text, cps, newRecent());
   }
 
   private static Map<Integer, GramDocument> newRecent() {
@@ -179,6 +188,36 @@ public final class History {
     return s.file().state();
   }
 
+  private static byte[] encode(Revision r) {
+    return (HistoryCodec.entryText(r) + "chain " + r.chain() + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The whole file for this history with {@code state} at the top: the same bytes as {@link
+   * GramFile#write()}, from entries encoded once instead of at every commit.
+   */
+  public byte[] fileBytes(GramDocument state) {
+    byte[] top = GramWriter.write(state).getBytes(StandardCharsets.UTF_8);
+    Revision last = head();
+    byte[] headLine =
+        ("\n@history " + last.rev() + " " + last.chain() + "\n").getBytes(StandardCharsets.UTF_8);
+    int size = top.length + headLine.length;
+    for (byte[] b : entryBytes) {
+      size += b.length;
+    }
+    byte[] out = new byte[size];
+    int at = 0;
+    System.arraycopy(top, 0, out, at, top.length);
+    at += top.length;
+    System.arraycopy(headLine, 0, out, at, headLine.length);
+    at += headLine.length;
+    for (byte[] b : entryBytes) {
+      System.arraycopy(b, 0, out, at, b.length);
+      at += b.length;
+    }
+    return out;
+  }
+
   /** A new history with one more revision whose canonical text is {@code lines}. */
   public History append(Revision next, List<String> lines) {
     if (next.rev() != headRev() + 1) {
@@ -187,10 +226,14 @@ public final class History {
     List<Revision> out = new ArrayList<>(revisions.size() + 1);
     out.addAll(revisions);
     out.add(next);
+    List<byte[]> bytes = new ArrayList<>(entryBytes.size() + 1);
+    bytes.addAll(entryBytes);
+    bytes.add(encode(next));
     List<String> copy = List.copyOf(lines);
     if (next.rev() % CHECKPOINT_EVERY == 0) {
       checkpoints.put(next.rev(), copy);
     }
-    return new History(Collections.unmodifiableList(out), copy, checkpoints, recentStates);
+    return new History(
+        Collections.unmodifiableList(out), Collections.unmodifiableList(bytes), copy, checkpoints, recentStates);
   }
 }

@@ -141,8 +141,17 @@ public final class GramServer {
         deployments.add(id);
         transports.add(h);
         http = h;
-        return null;
+        return (Void) null;
       });
+      if (config.stdio()) {
+        // A sidecar started over stdio must still serve its runtime when the HTTP port is taken
+        // (by a shared server, or by another sidecar): HTTP is then a convenience, not the point.
+        chain = chain.recover(e -> {
+          LOG.warn("HTTP is off: could not listen on {}:{} ({}); serving stdio only",
+              config.host(), config.port(), e.getMessage());
+          return Future.succeededFuture();
+        });
+      }
     }
     if (config.stdio()) {
       StdioTransport s =

@@ -3,7 +3,6 @@ package dev.gram.store;
 import dev.gram.async.Async;
 import dev.gram.async.SerialExecutor;
 import dev.gram.format.GramDocument;
-import dev.gram.format.GramFile;
 import dev.gram.format.GramWriter;
 import dev.gram.format.Hashes;
 import dev.gram.format.History;
@@ -18,7 +17,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -165,6 +163,7 @@ final class DocumentActor {
           ErrorCode.E_ARGUMENT, "document id " + initial.id() + " is already used by another document");
     }
     String text = GramWriter.write(initial);
+    requireUnicode(text);
     List<String> lines = LineDiff.lines(text);
     String hash = Hashes.sha256(text);
     Revision rev0 =
@@ -183,7 +182,7 @@ final class DocumentActor {
                 hash,
                 ""));
     History history = History.first(rev0, lines);
-    byte[] bytes = new GramFile(initial, history.revisions(), 0, rev0.chain()).write().getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = history.fileBytes(initial);
     try {
       vault.durable().create(location.file(), bytes);
     } catch (FileAlreadyExistsException e) {
@@ -231,7 +230,10 @@ final class DocumentActor {
     boolean committed = false;
     try {
       if (p.baseRevision() != s.rev() || !hashMatches(p.expectedHash(), s.hash())) {
-        throw new ToolException(ErrorCode.STALE_REVISION, STALE_BASE, whatChanged(s, p.baseRevision()));
+        // Whether the file watcher or this write noticed first, an edit by another program since
+        // the caller's base is reported as such.
+        String message = editedOutsideSince(s, p.baseRevision()) ? STALE_EXTERNAL : STALE_BASE;
+        throw new ToolException(ErrorCode.STALE_REVISION, message, whatChanged(s, p.baseRevision()));
       }
       PatchEngine.Outcome outcome =
           vault.patchEngine().apply(s.requireState(), p.operations(), vault.patchContext());
@@ -245,10 +247,21 @@ final class DocumentActor {
     }
   }
 
+  private static boolean editedOutsideSince(DocSnapshot s, int base) {
+    List<Revision> revs = s.requireHistory().revisions();
+    for (int i = Math.max(0, base + 1); i < revs.size(); i++) {
+      if (Revision.EXTERNAL.equals(revs.get(i).actor())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private CommitReceipt commit(DocSnapshot s, PatchEngine.Outcome outcome, WriteCommand.Patch p)
       throws IOException {
     GramDocument next = outcome.state();
     String text = GramWriter.write(next);
+    requireUnicode(text);
     List<String> lines = LineDiff.lines(text);
     String hash = Hashes.sha256(text);
     History history = s.requireHistory();
@@ -271,10 +284,7 @@ final class DocumentActor {
                 hash,
                 ""));
     History appended = history.append(rev, lines);
-    byte[] bytes =
-        new GramFile(next, appended.revisions(), rev.rev(), rev.chain())
-            .write()
-            .getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = appended.fileBytes(next);
     try {
       vault.durable().replace(location.file(), bytes);
     } catch (DurableFiles.PublishedNotDurable e) {
@@ -328,6 +338,22 @@ final class DocumentActor {
   private static ToolException storageFailure(IOException e) {
     LOG.warn("commit failed: {}", e.toString());
     return new ToolException(ErrorCode.E_STORAGE, "Storage commit failed: " + e.getMessage());
+  }
+
+  /**
+   * Files are UTF-8: a string holding half of a surrogate pair (which JSON's {@code \\u} escapes
+   * can express) has no UTF-8 form and would not read back as written, so it is refused.
+   */
+  private static void requireUnicode(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new ToolException(
+            ErrorCode.E_ARGUMENT, "A value holds an unpaired UTF-16 surrogate, which is not Unicode text");
+      }
+    }
   }
 
   static boolean hashMatches(String expected, String fullHash) {

@@ -318,6 +318,17 @@ class VaultTest {
   }
 
   @Test
+  void halfASurrogatePairIsRefusedBecauseItHasNoUtf8Form() {
+    try (TestVault t = TestVault.open(dir)) {
+      CommitReceipt c = t.create("p/a.gram", "A", "");
+      ToolException e = t.patchFails("p/a.gram", 0, c.hash(), "s", ops(set("doc", "d", "broken " + (char) 0xD800 + " text")));
+      assertThat(e.code()).isEqualTo(ErrorCode.E_ARGUMENT);
+      assertThat(e.getMessage()).contains("unpaired UTF-16 surrogate");
+      assertThat(t.read("p/a.gram").rev()).isZero();
+    }
+  }
+
+  @Test
   void leftoverTemporaryFilesAreRemovedAtStartAndNeverRead() throws Exception {
     Files.createDirectories(dir.resolve("p"));
     Path tmp = dir.resolve("p/.a.gram.tmp-1234");

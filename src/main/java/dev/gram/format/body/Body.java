@@ -46,6 +46,14 @@ public final class Body {
     return new Body(text, lines, assignIds(raw));
   }
 
+  /**
+   * The blocks of a body without their ids: the cheap reading for callers that only need each
+   * block's type, text or placed id (hashing every block for its id costs more than finding it).
+   */
+  public static List<BodyNode> blocksWithoutIds(String text) {
+    return new Parser(splitLines(text)).blocks();
+  }
+
   public String text() {
     return text;
   }
