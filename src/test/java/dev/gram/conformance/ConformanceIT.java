@@ -1,0 +1,230 @@
+package dev.gram.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gram.testing.ServerProcess;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole conformance suite ({@code conformance/cases}) against the built jar, over stdio,
+ * Streamable HTTP and legacy HTTP+SSE, in the legacy era and in 2026-07-28 (SSE exists only in
+ * the legacy era). Each combination gets one server of its own, started with everything the
+ * cases' {@code needs} ask for, so nothing may be skipped and nothing may fail.
+ */
+class ConformanceIT {
+  /**
+   * Cases our server is allowed to fail, each with the reason. Every entry is a known deviation
+   * from the contract, reported and waiting for a decision; it is not a way to make a red case
+   * green. An entry that starts passing should be removed.
+   */
+  static final Map<String, String> KNOWN_DEVIATIONS =
+      Map.of(
+          "errors/STALE_REVISION-artifact-changed",
+          "the file watcher usually adopts the other program's edit as an external revision before"
+              + " the patch arrives, so the patch is refused with \"Accepted revision or hash"
+              + " changed\"; only a patch that beats the watcher gets \"Artifact changed during"
+              + " transaction\"");
+
+  @TempDir Path tmp;
+
+  @Test
+  void stdioLegacyEra() throws IOException {
+    runOverStdio("legacy");
+  }
+
+  @Test
+  void stdio2026Era() throws IOException {
+    runOverStdio("2026-07-28");
+  }
+
+  @Test
+  void streamableHttpLegacyEra() throws IOException {
+    runOverHttp("legacy", false);
+  }
+
+  @Test
+  void streamableHttp2026Era() throws IOException {
+    runOverHttp("2026-07-28", false);
+  }
+
+  @Test
+  void legacySse() throws IOException {
+    runOverHttp("legacy", true);
+  }
+
+  /** What the cases' needs ask of a server, prepared in a fresh folder. */
+  private record Setup(Path dir, List<String> serverArgs, Runner.Options options) {}
+
+  private Setup prepare() throws IOException {
+    Path vault = Files.createDirectories(tmp.resolve("vault"));
+    Files.createDirectories(tmp.resolve("shelf-ro/proj"));
+    Files.createDirectories(tmp.resolve("shelf-rw/proj"));
+    Path fixtures = Files.createDirectories(vault.resolve("fixtures"));
+    // A hand-written document without history (revision 0 when read): the first commit to it is
+    // a patch, which fault injection turns into COMMIT_UNKNOWN.
+    Files.writeString(
+        fixtures.resolve("commit-unknown.gram"),
+        "@gram 2\ndoc commit_unknown_fixture\nt Commit unknown fixture\n",
+        StandardCharsets.UTF_8);
+    Files.writeString(fixtures.resolve("corrupt.gram"), CORRUPT, StandardCharsets.UTF_8);
+    List<String> args =
+        List.of(
+            "--mount", "ro=" + tmp.resolve("shelf-ro") + ":ro",
+            "--mount", "rw=" + tmp.resolve("shelf-rw") + ":rw",
+            "--inject-commit-unknown", "fixtures/commit-unknown.gram");
+    Runner.Options o =
+        new Runner.Options()
+            .cases(cases())
+            .need("ro-mount", "ro")
+            .need("rw-mount", "rw")
+            .need("commit-unknown", "fixtures/commit-unknown.gram")
+            .need("corrupt-document", "fixtures/corrupt.gram")
+            .vaultDir(vault);
+    return new Setup(tmp, args, o);
+  }
+
+  private static Path cases() {
+    return Path.of(System.getProperty("gram.conformance", "conformance")).resolve("cases");
+  }
+
+  private void runOverStdio(String era) throws IOException {
+    Setup s = prepare();
+    List<String> cmd = new ArrayList<>(ServerProcess.command(s.dir().resolve("vault"), s.dir().resolve("index"), "--no-http"));
+    cmd.addAll(s.serverArgs());
+    Path log = s.dir().resolve("server-stderr.log");
+    s.options().stdio(cmd).era(era).serverStderr(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    check("stdio, " + era, s.options(), log);
+  }
+
+  private void runOverHttp(String era, boolean sse) throws IOException {
+    Setup s = prepare();
+    try (ServerProcess server = ServerProcess.start(s.dir(), withNoStdio(s.serverArgs()))) {
+      if (sse) {
+        s.options().sse(server.sseUrl());
+      } else {
+        s.options().url(server.mcpUrl());
+      }
+      s.options().era(era);
+      try {
+        check((sse ? "HTTP+SSE, " : "Streamable HTTP, ") + era, s.options(), null);
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "\nserver stderr:\n" + tail(server.stderr()), e);
+      }
+    }
+  }
+
+  private static String[] withNoStdio(List<String> args) {
+    List<String> all = new ArrayList<>(args);
+    all.add("--no-stdio");
+    return all.toArray(String[]::new);
+  }
+
+  private static void check(String combination, Runner.Options o, Path serverLog) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Runner.Summary summary;
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      summary = Runner.run(o, out);
+    }
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    // failsafe keeps each test's stdout in its report file: the whole run stays readable there.
+    System.out.println("== conformance over " + combination + "\n" + report);
+    List<String> unexpected = new ArrayList<>();
+    for (String line : summary.failures()) {
+      String name = line.substring("FAIL ".length(), line.indexOf(": "));
+      if (!KNOWN_DEVIATIONS.containsKey(name)) {
+        unexpected.add(line);
+      }
+    }
+    String context = "over " + combination + ":\n" + report
+        + (serverLog != null && Files.exists(serverLog) ? "\nserver stderr:\n" + tail(Files.readString(serverLog)) : "");
+    assertThat(summary.skips()).as("cases skipped although the server provides what they need " + context).isEmpty();
+    assertThat(unexpected).as("failed cases " + context).isEmpty();
+    assertThat(summary.passed()).as("cases passed " + context).isGreaterThan(0);
+    assertThat(report.strip()).endsWith(summary.passed() + " passed, " + summary.failed() + " failed");
+  }
+
+  private static String tail(String s) {
+    return s.length() <= 6000 ? s : "…" + s.substring(s.length() - 6000);
+  }
+
+  /**
+   * The complete example of docs/gram-format.md §14 with its head line's chain hash replaced:
+   * the state reads, the history audit fails.
+   */
+  static final String CORRUPT =
+      String.join(
+          "\n",
+          "@gram 2",
+          "doc d_51779bca8dd74f53afe256c4bc8fbe2d",
+          "t Lunar migration decision",
+          "::rich",
+          "# Descriptor fixture",
+          "",
+          "Lunar migration evidence tracks the migration decision.",
+          "",
+          "[[e1]]",
+          "::end",
+          "",
+          "DEC d1",
+          "t Lunar migration decision",
+          "d Description updated by a real CAS patch.",
+          "",
+          "EVD e1",
+          "t Lunar migration evidence",
+          "-> supports d1",
+          "",
+          "@history 1 " + "0".repeat(64),
+          "@rev 0",
+          "at 2026-10-12T23:10:31.884Z",
+          "actor agent",
+          "by example-agent",
+          "chg + d_51779bca8dd74f53afe256c4bc8fbe2d document",
+          "chg + d1 decision",
+          "diff 0 0",
+          "|@gram 2",
+          "|doc d_51779bca8dd74f53afe256c4bc8fbe2d",
+          "|t Lunar migration decision",
+          "|::rich",
+          "|# Descriptor fixture",
+          "|",
+          "|Lunar migration evidence tracks the migration decision.",
+          "|::end",
+          "|",
+          "|DEC d1",
+          "|t Lunar migration decision",
+          "|d Initial decision description",
+          "state 25694ca2ff2422e10738087585058a53a352fcdda4f59dafa12985926bdf489a",
+          "chain 4145591372b4f1a8e55acee8a61dac135842e8e864be0adc501bf323285e8afc",
+          "@rev 1",
+          "at 2026-10-12T23:10:31.884Z",
+          "actor agent",
+          "by example-agent",
+          "eff 2026-10-12",
+          "req descriptor-evidence-patch",
+          "digest bc3fee631a15ab19add3664f03ac4cd08d382eb999f8daaf421eb784fd30e1b1",
+          "chg ~ d_51779bca8dd74f53afe256c4bc8fbe2d body",
+          "chg ~ d1 d",
+          "chg + e1 evidence",
+          "diff 7 0",
+          "|",
+          "|[[e1]]",
+          "diff 11 1",
+          "|d Description updated by a real CAS patch.",
+          "|",
+          "|EVD e1",
+          "|t Lunar migration evidence",
+          "|-> supports d1",
+          "state 3ded9e1b062a80fb6b45e27dd68f473affe84ef9fc317ab27c5a614d94aec76b",
+          "chain 233ae9e235531a8880a4ea7cca73bc17bdc0be0644539fc29af6a14e9878396b",
+          "");
+}
