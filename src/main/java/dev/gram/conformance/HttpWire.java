@@ -12,6 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +30,14 @@ import org.slf4j.LoggerFactory;
  */
 final class HttpWire implements Wire {
   private static final Logger LOG = LoggerFactory.getLogger(HttpWire.class);
+
+  private static final ScheduledExecutorService CUTOFF =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "conformance-http-cutoff");
+            t.setDaemon(true);
+            return t;
+          });
 
   private final URI endpoint;
   private final Era era;
@@ -87,6 +99,19 @@ final class HttpWire implements Wire {
   @Override
   public JsonNode request(ObjectNode message) throws IOException {
     HttpResponse<InputStream> r = send(post(message).build());
+    // The request timeout covers only the wait for headers; a streamed answer that never ends
+    // is cut off by closing its body, which makes the blocked read fail.
+    ScheduledFuture<?> cutoff = CUTOFF.schedule(() -> closeQuietly(r.body()), timeout.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      return read(message, r);
+    } catch (IOException e) {
+      throw cutoff.isDone() ? new IOException("no complete answer within " + timeout.toSeconds() + " s", e) : e;
+    } finally {
+      cutoff.cancel(false);
+    }
+  }
+
+  private JsonNode read(ObjectNode message, HttpResponse<InputStream> r) throws IOException {
     r.headers().firstValue("Mcp-Session-Id").ifPresent(s -> {
       if (era == Era.LEGACY && "initialize".equals(message.path("method").asText())) {
         session = s;
@@ -138,6 +163,14 @@ final class HttpWire implements Wire {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted");
+    }
+  }
+
+  private static void closeQuietly(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException e) {
+      // the answer ended meanwhile
     }
   }
 

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -268,8 +270,7 @@ final class Template {
     if (actual == null || !actual.isObject()) {
       return differ(at, "an object", actual);
     }
-    boolean partial = t.path("$partial").asBoolean(false);
-    JsonNode optional = t.path("$optional");
+    Set<String> known = new HashSet<>();
     Iterator<Map.Entry<String, JsonNode>> it = t.fields();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
@@ -277,14 +278,16 @@ final class Template {
         continue;
       }
       String key = interpolate(e.getKey(), vars, false);
+      known.add(key);
       String f = match(e.getValue(), actual.get(key), vars, at + "/" + key);
       if (f != null) {
         return f;
       }
     }
-    Iterator<Map.Entry<String, JsonNode>> opt = optional.fields();
+    Iterator<Map.Entry<String, JsonNode>> opt = t.path("$optional").fields();
     while (opt.hasNext()) {
       Map.Entry<String, JsonNode> e = opt.next();
+      known.add(e.getKey());
       JsonNode a = actual.get(e.getKey());
       if (a != null) {
         String f = match(e.getValue(), a, vars, at + "/" + e.getKey());
@@ -293,26 +296,18 @@ final class Template {
         }
       }
     }
-    if (!partial) {
+    if (!t.path("$partial").asBoolean(false)) {
       List<String> extra = new ArrayList<>();
-      Iterator<String> names = actual.fieldNames();
-      while (names.hasNext()) {
-        String n = names.next();
-        if (!t.has(n) && !optional.has(n) && !expandedKeys(t, vars).contains(n)) {
+      actual.fieldNames().forEachRemaining(n -> {
+        if (!known.contains(n)) {
           extra.add(n);
         }
-      }
+      });
       if (!extra.isEmpty()) {
         return (at.isEmpty() ? "/" : at) + ": unexpected key(s) " + extra + " in " + Json.brief(actual, 200);
       }
     }
     return null;
-  }
-
-  private static List<String> expandedKeys(ObjectNode t, Map<String, JsonNode> vars) {
-    List<String> keys = new ArrayList<>();
-    t.fieldNames().forEachRemaining(k -> keys.add(interpolate(k, vars, false)));
-    return keys;
   }
 
   private static String matchOperator(ObjectNode t, JsonNode actual, Map<String, JsonNode> vars, String at) {
