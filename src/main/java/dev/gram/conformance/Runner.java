@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -363,9 +362,7 @@ public final class Runner {
   }
 
   private static void expandVars(ObjectNode vars, Map<String, JsonNode> into) {
-    Iterator<Map.Entry<String, JsonNode>> it = vars.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : vars.properties()) {
       into.put(e.getKey(), Template.expand(e.getValue(), into));
     }
   }
@@ -519,9 +516,7 @@ public final class Runner {
       if (!s.has("save")) {
         return null;
       }
-      Iterator<Map.Entry<String, JsonNode>> it = s.get("save").fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : s.get("save").properties()) {
         String pointer = e.getValue().asText();
         JsonNode v = pointer.isEmpty() ? root : root.at(pointer);
         if (v == null || v.isMissingNode()) {

@@ -87,9 +87,7 @@ final class Template {
         return out;
       }
       ObjectNode out = Json.object();
-      Iterator<Map.Entry<String, JsonNode>> it = t.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : t.properties()) {
         out.set(expandString(e.getKey(), vars).asText(), expand(e.getValue(), vars));
       }
       return out;
@@ -271,9 +269,7 @@ final class Template {
       return differ(at, "an object", actual);
     }
     Set<String> known = new HashSet<>();
-    Iterator<Map.Entry<String, JsonNode>> it = t.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : t.properties()) {
       if (e.getKey().startsWith("$")) {
         continue;
       }
@@ -284,9 +280,7 @@ final class Template {
         return f;
       }
     }
-    Iterator<Map.Entry<String, JsonNode>> opt = t.path("$optional").fields();
-    while (opt.hasNext()) {
-      Map.Entry<String, JsonNode> e = opt.next();
+    for (Map.Entry<String, JsonNode> e : t.path("$optional").properties()) {
       known.add(e.getKey());
       JsonNode a = actual.get(e.getKey());
       if (a != null) {
@@ -331,9 +325,7 @@ final class Template {
       if (actual == null || !actual.isObject()) {
         return differ(at, "an object", actual);
       }
-      Iterator<Map.Entry<String, JsonNode>> it = actual.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : actual.properties()) {
         String f = match(t.get("$values"), e.getValue(), vars, at + "/" + e.getKey());
         if (f != null) {
           return f;
@@ -430,9 +422,7 @@ final class Template {
       if (e.size() != a.size()) {
         return false;
       }
-      Iterator<Map.Entry<String, JsonNode>> it = e.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> f = it.next();
+      for (Map.Entry<String, JsonNode> f : e.properties()) {
         if (!literal(f.getValue(), a.get(f.getKey()))) {
           return false;
         }

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,9 +47,7 @@ class CasesTest {
   @Test
   void eachToolHasItsFileWhoseFirstCallOfItIsTheContractsRealRequest() {
     JsonNode tools = Json.read(SharedContract.require(SharedContract.TOOLS_JSON)).get("tools");
-    Iterator<Map.Entry<String, JsonNode>> it = tools.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> tool = it.next();
+    for (Map.Entry<String, JsonNode> tool : tools.properties()) {
       Path file = dir().resolve(tool.getKey() + ".json");
       assertThat(file).as("one case file per tool").exists();
       Cases.CaseFile f = files().stream().filter(x -> x.name().equals(tool.getKey())).findFirst().orElseThrow();
@@ -88,9 +85,7 @@ class CasesTest {
       if (!ours.isObject() || contract.size() != ours.size()) {
         return false;
       }
-      Iterator<Map.Entry<String, JsonNode>> it = contract.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, JsonNode> e : contract.properties()) {
         if (!ours.has(e.getKey()) || !sameRequest(e.getValue(), ours.get(e.getKey()))) {
           return false;
         }
