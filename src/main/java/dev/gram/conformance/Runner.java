@@ -54,6 +54,7 @@ public final class Runner {
     final Map<String, String> needs = new LinkedHashMap<>();
     final Map<String, String> headers = new LinkedHashMap<>();
     Path vaultDir;
+    Path prepareVault;
     Duration timeout = Duration.ofSeconds(30);
     ProcessBuilder.Redirect serverStderr = ProcessBuilder.Redirect.INHERIT;
 
@@ -149,6 +150,21 @@ public final class Runner {
       out.println(usage());
       return;
     }
+    if (o.prepareVault != null) {
+      try {
+        Map<String, String> needs = Fixtures.write(o.prepareVault);
+        StringBuilder line = new StringBuilder("--needs");
+        needs.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+        out.println("wrote " + String.join(" and ", needs.values()) + " under " + o.prepareVault);
+        out.println("start the server so that its next commit to " + Fixtures.COMMIT_UNKNOWN
+            + " answers COMMIT_UNKNOWN (gram-mcp: --inject-commit-unknown " + Fixtures.COMMIT_UNKNOWN + "), then run with");
+        out.println(line);
+      } catch (IOException e) {
+        System.err.println("conformance: cannot write the fixtures: " + e.getMessage());
+        System.exit(2);
+      }
+      return;
+    }
     Summary s;
     try {
       s = run(o, out);
@@ -168,6 +184,9 @@ public final class Runner {
         "         [--era legacy|2026-07-28] [--cases conformance/cases] [--only <name-substring>]...",
         "         [--needs <capability>[=<value>]...] [--vault-dir <dir>] [--header 'Name: value']...",
         "         [--timeout-seconds 30]",
+        "       java -cp gram-mcp.jar dev.gram.conformance.Runner --prepare-vault <vault-dir>",
+        "         writes the commit-unknown and corrupt-document fixtures into a vault before its",
+        "         server starts, and prints the --needs that name them",
         "",
         "Capabilities (see conformance/README.md for what a server must be started with):",
         "  ro-mount=<id>          a read-only mount at @mounts/<id>/",
@@ -216,6 +235,9 @@ public final class Runner {
             throw new IllegalArgumentException("--header needs 'Name: value', not " + h);
           }
           o.header(h.substring(0, colon).trim(), h.substring(colon + 1).trim());
+          break;
+        case "--prepare-vault":
+          o.prepareVault = Path.of(value(args, ++i, a));
           break;
         case "--timeout-seconds":
           o.timeout(Duration.ofSeconds(Long.parseLong(value(args, ++i, a))));

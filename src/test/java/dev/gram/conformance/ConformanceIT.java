@@ -69,27 +69,19 @@ class ConformanceIT {
     Path vault = Files.createDirectories(tmp.resolve("vault"));
     Files.createDirectories(tmp.resolve("shelf-ro/proj"));
     Files.createDirectories(tmp.resolve("shelf-rw/proj"));
-    Path fixtures = Files.createDirectories(vault.resolve("fixtures"));
-    // A hand-written document without history (revision 0 when read): the first commit to it is
-    // a patch, which fault injection turns into COMMIT_UNKNOWN.
-    Files.writeString(
-        fixtures.resolve("commit-unknown.gram"),
-        "@gram 2\ndoc commit_unknown_fixture\nt Commit unknown fixture\n",
-        StandardCharsets.UTF_8);
-    Files.writeString(fixtures.resolve("corrupt.gram"), CORRUPT, StandardCharsets.UTF_8);
+    Map<String, String> fixtures = Fixtures.write(vault);
     List<String> args =
         List.of(
             "--mount", "ro=" + tmp.resolve("shelf-ro") + ":ro",
             "--mount", "rw=" + tmp.resolve("shelf-rw") + ":rw",
-            "--inject-commit-unknown", "fixtures/commit-unknown.gram");
+            "--inject-commit-unknown", Fixtures.COMMIT_UNKNOWN);
     Runner.Options o =
         new Runner.Options()
             .cases(cases())
             .need("ro-mount", "ro")
             .need("rw-mount", "rw")
-            .need("commit-unknown", "fixtures/commit-unknown.gram")
-            .need("corrupt-document", "fixtures/corrupt.gram")
             .vaultDir(vault);
+    fixtures.forEach(o::need);
     return new Setup(tmp, args, o);
   }
 
@@ -156,75 +148,4 @@ class ConformanceIT {
   private static String tail(String s) {
     return s.length() <= 6000 ? s : "…" + s.substring(s.length() - 6000);
   }
-
-  /**
-   * The complete example of docs/gram-format.md §14 with its head line's chain hash replaced:
-   * the state reads, the history audit fails.
-   */
-  static final String CORRUPT =
-      String.join(
-          "\n",
-          "@gram 2",
-          "doc d_51779bca8dd74f53afe256c4bc8fbe2d",
-          "t Lunar migration decision",
-          "::rich",
-          "# Descriptor fixture",
-          "",
-          "Lunar migration evidence tracks the migration decision.",
-          "",
-          "[[e1]]",
-          "::end",
-          "",
-          "DEC d1",
-          "t Lunar migration decision",
-          "d Description updated by a real CAS patch.",
-          "",
-          "EVD e1",
-          "t Lunar migration evidence",
-          "-> supports d1",
-          "",
-          "@history 1 " + "0".repeat(64),
-          "@rev 0",
-          "at 2026-10-12T23:10:31.884Z",
-          "actor agent",
-          "by example-agent",
-          "chg + d_51779bca8dd74f53afe256c4bc8fbe2d document",
-          "chg + d1 decision",
-          "diff 0 0",
-          "|@gram 2",
-          "|doc d_51779bca8dd74f53afe256c4bc8fbe2d",
-          "|t Lunar migration decision",
-          "|::rich",
-          "|# Descriptor fixture",
-          "|",
-          "|Lunar migration evidence tracks the migration decision.",
-          "|::end",
-          "|",
-          "|DEC d1",
-          "|t Lunar migration decision",
-          "|d Initial decision description",
-          "state 25694ca2ff2422e10738087585058a53a352fcdda4f59dafa12985926bdf489a",
-          "chain 4145591372b4f1a8e55acee8a61dac135842e8e864be0adc501bf323285e8afc",
-          "@rev 1",
-          "at 2026-10-12T23:10:31.884Z",
-          "actor agent",
-          "by example-agent",
-          "eff 2026-10-12",
-          "req descriptor-evidence-patch",
-          "digest bc3fee631a15ab19add3664f03ac4cd08d382eb999f8daaf421eb784fd30e1b1",
-          "chg ~ d_51779bca8dd74f53afe256c4bc8fbe2d body",
-          "chg ~ d1 d",
-          "chg + e1 evidence",
-          "diff 7 0",
-          "|",
-          "|[[e1]]",
-          "diff 11 1",
-          "|d Description updated by a real CAS patch.",
-          "|",
-          "|EVD e1",
-          "|t Lunar migration evidence",
-          "|-> supports d1",
-          "state 3ded9e1b062a80fb6b45e27dd68f473affe84ef9fc317ab27c5a614d94aec76b",
-          "chain 233ae9e235531a8880a4ea7cca73bc17bdc0be0644539fc29af6a14e9878396b",
-          "");
 }
