@@ -573,8 +573,13 @@ public final class Runner {
       } else if (s.has("insertBefore")) {
         String old = Files.readString(file, StandardCharsets.UTF_8);
         String marker = s.get("insertBefore").asText();
-        int at = old.startsWith(marker) ? 0 : old.indexOf("\n" + marker);
-        at = at < 0 ? old.length() : at == 0 && old.startsWith(marker) ? 0 : at + 1;
+        int at;
+        if (old.startsWith(marker)) {
+          at = 0;
+        } else {
+          int newline = old.indexOf("\n" + marker);
+          at = newline < 0 ? old.length() : newline + 1;
+        }
         next = old.substring(0, at) + text + old.substring(at);
       } else {
         throw new Template.CaseError("an edit step is delete, write, append or insertBefore with text");
