@@ -3,6 +3,8 @@ package dev.gram.conformance;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +84,33 @@ final class McpClient implements AutoCloseable {
     JsonNode answer = wire.request(msg);
     LOG.debug("← {}", Json.brief(answer, 2000));
     return answer;
+  }
+
+  /**
+   * The names {@code tools/list} offers, following {@code nextCursor}; null when the server
+   * cannot list its tools (then cases are tried anyway).
+   */
+  Set<String> toolNames() {
+    Set<String> names = new LinkedHashSet<>();
+    String cursor = null;
+    try {
+      do {
+        ObjectNode params = Json.object();
+        if (cursor != null) {
+          params.put("cursor", cursor);
+        }
+        JsonNode result = request("tools/list", params).path("result");
+        if (!result.path("tools").isArray()) {
+          return null;
+        }
+        result.path("tools").forEach(t -> names.add(t.path("name").asText()));
+        cursor = result.path("nextCursor").isTextual() ? result.path("nextCursor").asText() : null;
+      } while (cursor != null && names.size() < 10_000);
+    } catch (IOException e) {
+      LOG.warn("tools/list failed ({}): every case is tried", e.getMessage());
+      return null;
+    }
+    return names;
   }
 
   /** {@code tools/call}: the whole response message. */

@@ -128,8 +128,12 @@ public final class Runner {
     }
   }
 
-  /** The outcome of a run. {@code failures} holds the FAIL lines. */
-  public record Summary(int passed, int failed, int skipped, List<String> failures, List<String> skips) {
+  /**
+   * The outcome of a run. {@code failures} holds the FAIL lines; {@code offered} the tools the
+   * server listed (empty when it could not list them).
+   */
+  public record Summary(
+      int passed, int failed, int skipped, List<String> failures, List<String> skips, Set<String> offered) {
     public boolean ok() {
       return failed == 0;
     }
@@ -294,10 +298,12 @@ public final class Runner {
     Set<String> missing = new LinkedHashSet<>();
     McpClient client = null;
     String openFailure = null;
+    Set<String> offered = null;
     try {
       client = new McpClient(wire(o), o.era);
       LOG.info("running {} against {}, run id {}", o.cases, client.describe(), run);
       client.open();
+      offered = client.toolNames();
     } catch (IOException | RuntimeException e) {
       openFailure = "cannot talk to the server: " + e.getMessage();
       LOG.error(openFailure);
@@ -324,6 +330,9 @@ public final class Runner {
             continue;
           }
           String failure = openFailure;
+          if (failure == null && offered != null) {
+            failure = missingTools(file, c, offered);
+          }
           if (failure == null && fileVars == null) {
             fileVars = new HashMap<>(runVars);
             try {
@@ -358,7 +367,22 @@ public final class Runner {
       out.println(skips.size() + " skipped (not provided: " + String.join(", ", missing) + ")");
     }
     out.println(passed + " passed, " + failures.size() + " failed");
-    return new Summary(passed, failures.size(), skips.size(), List.copyOf(failures), List.copyOf(skips));
+    return new Summary(
+        passed, failures.size(), skips.size(), List.copyOf(failures), List.copyOf(skips),
+        offered == null ? Set.of() : Set.copyOf(offered));
+  }
+
+  /** A case calling a tool the server does not list fails without being sent, saying which. */
+  private static String missingTools(Cases.CaseFile file, Cases.Case c, Set<String> offered) {
+    Set<String> missing = new LinkedHashSet<>();
+    for (ArrayNode steps : List.of(file.setup(), c.steps())) {
+      for (JsonNode s : steps) {
+        if (s.has("call") && !offered.contains(s.get("call").asText())) {
+          missing.add(s.get("call").asText());
+        }
+      }
+    }
+    return missing.isEmpty() ? null : "the server does not offer " + String.join(", ", missing);
   }
 
   private static boolean selected(Options o, Cases.Case c) {

@@ -3,6 +3,7 @@ package dev.gram.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gram.testing.ServerProcess;
+import dev.gram.tools.ToolRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +37,20 @@ class ConformanceIT {
               + " the patch arrives, so the patch is refused with \"Accepted revision or hash"
               + " changed\"; only a patch that beats the watcher gets \"Artifact changed during"
               + " transaction\"");
+
+  /**
+   * Contract tools not merged into main yet. Cases that call them fail with "the server does not
+   * offer …", and the two cases that count all 15 tools fail too; both are allowed only while a
+   * tool is listed here. The IT checks that the server offers exactly the other tools, so this
+   * list must shrink as tools land.
+   */
+  static final Set<String> NOT_YET_MERGED =
+      Set.of(
+          "gram_recall", "gram_list", "gram_get", "gram_context", "gram_relations", "gram_brief",
+          "gram_read", "gram_changes", "gram_range", "gram_state");
+
+  /** Cases that check the whole list of 15 tools. */
+  static final Set<String> COUNTING_ALL_TOOLS = Set.of("protocol/tools-list", "gram_capabilities/contract-request");
 
   @TempDir Path tmp;
 
@@ -132,17 +149,43 @@ class ConformanceIT {
     System.out.println("== conformance over " + combination + "\n" + report);
     List<String> unexpected = new ArrayList<>();
     for (String line : summary.failures()) {
-      String name = line.substring("FAIL ".length(), line.indexOf(": "));
-      if (!KNOWN_DEVIATIONS.containsKey(name)) {
+      if (!allowed(line)) {
         unexpected.add(line);
       }
     }
+    Set<String> expectedTools = new TreeSet<>(ToolRegistry.CONTRACT_ORDER);
+    expectedTools.removeAll(NOT_YET_MERGED);
     String context = "over " + combination + ":\n" + report
         + (serverLog != null && Files.exists(serverLog) ? "\nserver stderr:\n" + tail(Files.readString(serverLog)) : "");
+    assertThat(new TreeSet<>(summary.offered()))
+        .as("the tools the server offers: the contract's minus NOT_YET_MERGED (update that list as tools land) " + context)
+        .isEqualTo(expectedTools);
     assertThat(summary.skips()).as("cases skipped although the server provides what they need " + context).isEmpty();
     assertThat(unexpected).as("failed cases " + context).isEmpty();
     assertThat(summary.passed()).as("cases passed " + context).isGreaterThan(0);
     assertThat(report.strip()).endsWith(summary.passed() + " passed, " + summary.failed() + " failed");
+  }
+
+  /** A failure that is a listed known deviation, or follows from a tool not merged yet. */
+  private static boolean allowed(String failLine) {
+    String name = failLine.substring("FAIL ".length(), failLine.indexOf(": "));
+    if (KNOWN_DEVIATIONS.containsKey(name)) {
+      return true;
+    }
+    if (!NOT_YET_MERGED.isEmpty() && COUNTING_ALL_TOOLS.contains(name)) {
+      return true;
+    }
+    String marker = "the server does not offer ";
+    int at = failLine.indexOf(marker);
+    if (at < 0) {
+      return false;
+    }
+    for (String tool : failLine.substring(at + marker.length()).split(", ")) {
+      if (!NOT_YET_MERGED.contains(tool.trim())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String tail(String s) {
