@@ -26,9 +26,12 @@ public record ServerConfig(
     boolean semantic,
     boolean welcome,
     boolean help,
-    boolean version) {
+    boolean version,
+    Duration readDeadline) {
 
   public static final int DEFAULT_PORT = 4726;
+  /** How long a reading tool may take before it answers {@code E_TIMEOUT}. */
+  public static final Duration DEFAULT_READ_DEADLINE = Duration.ofSeconds(15);
   public static final String TOKEN_ENV = "GRAM_MCP_TOKEN";
 
   /** A folder mounted under {@code @mounts/<id>/}. */
@@ -57,7 +60,8 @@ public record ServerConfig(
         true,
         true,
         false,
-        false);
+        false,
+        DEFAULT_READ_DEADLINE);
   }
 
   public static ServerConfig parse(String[] args, Map<String, String> env) throws UsageException {
@@ -76,6 +80,7 @@ public record ServerConfig(
     boolean welcome = true;
     boolean help = false;
     boolean version = false;
+    Duration readDeadline = DEFAULT_READ_DEADLINE;
     Args in = new Args(args);
     while (in.hasNext()) {
       String a = in.nextOption();
@@ -98,6 +103,8 @@ public record ServerConfig(
             idle = Duration.ofSeconds(parseInt(in.value(a), a, 1, 86_400));
         case "--no-semantic" -> semantic = false;
         case "--no-welcome" -> welcome = false;
+        case "--read-deadline-ms" ->
+            readDeadline = Duration.ofMillis(parseInt(in.value(a), a, 1, 600_000));
         default -> throw new UsageException("unknown option " + a + " (try --help)");
       }
       in.noUnusedInlineValue(a);
@@ -130,7 +137,8 @@ public record ServerConfig(
         semantic,
         welcome,
         help,
-        version);
+        version,
+        readDeadline);
   }
 
   /** Walks {@code --key value} and {@code --key=value} options. */
@@ -236,6 +244,8 @@ public record ServerConfig(
         "  --index <dir>              where the derived search index lives (default ./index)",
         "  --no-welcome               do not write the welcome document into a new vault",
         "  --no-semantic              turn semantic search off (gram_capabilities says so)",
+        "  --read-deadline-ms <n>     longest a reading tool may run before it answers E_TIMEOUT",
+        "                             (default " + DEFAULT_READ_DEADLINE.toMillis() + ")",
         "",
         "Transports (both on by default)",
         "  --stdio | --no-stdio       newline-delimited JSON-RPC on stdin/stdout; the server exits",
