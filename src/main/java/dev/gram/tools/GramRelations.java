@@ -137,6 +137,18 @@ public final class GramRelations extends ReadTool {
       }
       parts.add(Scope.folder(ctx, ctx.vault().paths().folder(folder)).map(Scope::docs));
     } else {
+      // Count what the request names before reading any of it.
+      Set<String> named = new HashSet<>();
+      named.add(start.path());
+      for (String p : paths) {
+        VaultPath vp = ctx.vault().paths().resolve(p);
+        if (vp.document()) {
+          named.add(vp.path());
+        }
+      }
+      if (named.size() > Limits.RELATIONS_MAX_DOCUMENTS) {
+        throw Limits.tooManyDocuments(name(), Limits.RELATIONS_MAX_DOCUMENTS, named.size(), "name fewer in paths");
+      }
       for (String p : paths) {
         VaultPath vp = ctx.vault().paths().resolve(p);
         if (vp.document()) {
