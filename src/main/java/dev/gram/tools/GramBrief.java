@@ -32,9 +32,9 @@ import java.util.TreeMap;
  *       the latest {@code effective_at} any revision gave (as written), or null;
  *   <li>{@code counts}: records by type (REL edges count as {@code relation});
  *   <li>{@code open}: {@code [path#id, type, title, status, priority]} for work types ({@link
- *       dev.gram.format.EntityType#isWork}) whose status is neither proposed nor finished ({@link
- *       RecordFacts#FINISHED}, {@link RecordFacts#PROPOSED}) — blockers, then risks, then the
- *       rest; high priority first within each;
+ *       dev.gram.format.EntityType#isWork}) that have a status and it is neither proposed nor
+ *       finished ({@link RecordFacts#isOpenWork}) — blockers, then risks, then the rest; high
+ *       priority first within each, then by path and source order;
  *   <li>{@code recent}: {@code [path, rev, recorded, effective, by, "+added ~changed -removed"]},
  *       newest first;
  *   <li>{@code next}: the newest recorded time in the scope, to pass to gram_changes {@code since}

@@ -20,10 +20,14 @@ import java.util.regex.Pattern;
 public final class RecordFacts {
   private RecordFacts() {}
 
-  /** Statuses of work that is over: left out of a brief's open records. */
+  /**
+   * Statuses of work that is over: left out of a brief's open records. An accepted (approved,
+   * decided) decision is settled work, like a completed task.
+   */
   public static final Set<String> FINISHED =
       Set.of(
           "completed", "complete", "done", "closed", "resolved", "fixed", "cancelled", "canceled",
+          "accepted", "approved", "decided",
           "superseded", "replaced", "rejected", "abandoned", "archived", "obsolete", "retired",
           "dropped", "wontfix", "won't do", "succeeded", "failed", "mitigated", "invalidated",
           "expired");
@@ -49,13 +53,17 @@ public final class RecordFacts {
     return s == null ? "" : s.strip().toLowerCase(Locale.ROOT);
   }
 
-  /** Work (the work types) that is neither proposed nor finished; no status counts as open. */
+  /**
+   * Work under way: a work type ({@link EntityType#isWork}) with a status that is neither proposed
+   * nor finished. A record without a status is not listed: nothing says it was taken up (the
+   * contract's own brief leaves a decision without status out of {@code open}).
+   */
   public static boolean isOpenWork(Entity e) {
     if (!e.type().isWork()) {
       return false;
     }
     String x = norm(status(e));
-    return !FINISHED.contains(x) && !PROPOSED.contains(x);
+    return !x.isEmpty() && !FINISHED.contains(x) && !PROPOSED.contains(x);
   }
 
   /** Blockers first, then risks, then the other work types. */
