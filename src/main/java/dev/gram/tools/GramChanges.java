@@ -298,7 +298,7 @@ public final class GramChanges extends ReadTool {
     int kept = 0;
     List<String> kinds = List.of("add", "set", "del");
     for (int k = 0; k < 3; k++) {
-      JsonArray kept_ = new JsonArray();
+      JsonArray keptRows = new JsonArray();
       for (Object row : all.get(k)) {
         int n = Budget.size(row) + 1;
         if (n > left) {
@@ -306,11 +306,11 @@ public final class GramChanges extends ReadTool {
           break;
         }
         left -= n;
-        kept_.add(row);
+        keptRows.add(row);
       }
-      if (!kept_.isEmpty()) {
-        out.put(kinds.get(k), kept_);
-        kept += kept_.size();
+      if (!keptRows.isEmpty()) {
+        out.put(kinds.get(k), keptRows);
+        kept += keptRows.size();
       }
     }
     if (kept < total) {

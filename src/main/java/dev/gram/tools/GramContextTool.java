@@ -72,7 +72,7 @@ public final class GramContextTool extends ReadTool {
   }
 
   /** One requested id. */
-  private record Want(int index, VaultPath path, String entity, JsonObject selector) {}
+  private record Want(VaultPath path, String entity, JsonObject selector) {}
 
   /** An answered id, and the identity of the document it was read from (none for an error). */
   private record Item(JsonObject json, JsonObject identity) {}
@@ -105,7 +105,7 @@ public final class GramContextTool extends ReadTool {
           selector.put(k, o.getValue(k));
         }
       }
-      wants.add(new Want(i, vp, e, selector));
+      wants.add(new Want(vp, e, selector));
       paths.add(vp.path());
     }
     if (paths.size() > Limits.CONTEXT_MAX_DOCUMENTS) {

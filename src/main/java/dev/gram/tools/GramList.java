@@ -217,10 +217,7 @@ public final class GramList extends ReadTool {
     static Selection of(JsonObject select) {
       List<EntityType> types = new ArrayList<>();
       for (String w : RecordFacts.words(Inputs.string(select, "type"))) {
-        EntityType t = EntityType.ofRecordWord(w);
-        if (t == null) {
-          t = EntityType.ofRecordWord(w.toUpperCase(java.util.Locale.ROOT));
-        }
+        EntityType t = RecordFacts.type(w);
         if (t == null) {
           throw Inputs.bad("select.type: unknown record type " + w + "; use a type name such as task, event, metric or decision");
         }

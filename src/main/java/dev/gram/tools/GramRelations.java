@@ -7,6 +7,7 @@ import dev.gram.format.GramDocument;
 import dev.gram.format.Link;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.VaultPath;
+import dev.gram.tools.support.Budget;
 import dev.gram.tools.support.Cursors;
 import dev.gram.tools.support.Deadline;
 import dev.gram.tools.support.Docs;
@@ -241,10 +242,10 @@ public final class GramRelations extends ReadTool {
         if (s != null && !seen.contains(s.path()) && newDocs.stream().noneMatch(o -> o.getString("path").equals(s.path()))) {
           JsonObject id = Docs.identity(s);
           newDocs.add(id);
-          need += dev.gram.tools.support.Budget.size(id) + 1;
+          need += Budget.size(id) + 1;
         }
       }
-      need += dev.gram.tools.support.Budget.size(row) + 1;
+      need += Budget.size(row) + 1;
       if (!page.takeBytes(need)) {
         break;
       }

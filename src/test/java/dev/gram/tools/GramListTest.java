@@ -354,4 +354,14 @@ class GramListTest extends ReadingTest {
     assertError(r, "STALE_READ", "The document changed while it was read; read again");
     assertThat(ok("gram_list", "{'path':'" + path + "','revision':0}").getJsonArray("entities")).isEqualTo(array("[['a','task'],['b','task']]"));
   }
+
+  @Test
+  void aDocumentThatCannotBeReadIsListedWithoutTitleAndReadsAsEIntegrity() {
+    store.writeFile("list-bad/broken.gram", "this is not a gram file\n");
+    assertThat(ok("gram_list", "{'path':'list-bad'}").getJsonArray("docs")).containsExactly(array("['list-bad/broken.gram',null,0]"));
+    assertError(call("gram_list", "{'path':'list-bad/broken.gram'}"), "E_INTEGRITY", null);
+    assertError(call("gram_read", "{'path':'list-bad/broken.gram'}"), "E_INTEGRITY", null);
+    JsonArray row = ok("gram_brief", "{'folder':'list-bad'}").getJsonArray("docs").getJsonArray(0);
+    assertThat(row).isEqualTo(array("['list-bad/broken.gram',null,0,null,null,null]"));
+  }
 }

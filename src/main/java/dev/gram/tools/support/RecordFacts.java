@@ -155,6 +155,12 @@ public final class RecordFacts {
     }
   }
 
+  /** A record type written as its name or code, in any case; {@code null} when it is neither. */
+  public static EntityType type(String word) {
+    EntityType t = EntityType.ofRecordWord(word.toLowerCase(Locale.ROOT));
+    return t != null ? t : EntityType.ofRecordWord(word.toUpperCase(Locale.ROOT));
+  }
+
   /** Comma- or space-separated words, lowercased. */
   public static List<String> words(String s) {
     if (s == null || s.isBlank()) {

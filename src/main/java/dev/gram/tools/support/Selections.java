@@ -19,10 +19,8 @@ public final class Selections {
     List<String> typeWords = RecordFacts.words(attrs.get("type"));
     List<EntityType> types = new ArrayList<>();
     for (String w : typeWords) {
-      EntityType t = EntityType.ofRecordWord(w);
-      if (t == null) {
-        t = EntityType.ofRecordWord(w.toUpperCase(java.util.Locale.ROOT));
-      }
+      // A type this server does not know selects nothing; the body keeps what was written.
+      EntityType t = RecordFacts.type(w);
       if (t != null) {
         types.add(t);
       }
