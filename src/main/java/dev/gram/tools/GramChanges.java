@@ -30,9 +30,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code gram_changes}: the revisions recorded after {@code since} (an ISO time, exclusive) in a
- * folder, a document or the whole vault, or after {@code since_revision} in one document, oldest
- * first: {@code {changes: [{path, rev, at, by, eff?, add?, set?, del?}], docs, next, more?}}.
+ * {@code gram_changes}: the revisions recorded after {@code since} (an ISO time, exclusive; a
+ * date alone — day, month or year — means from its start) in a folder, a document or the whole
+ * vault, or after {@code since_revision} in one document, oldest first: {@code {changes: [{path, rev, at, by, eff?, add?, set?, del?}], docs, next, more?}}.
  * {@code add} rows are {@code [id, type, title]}, {@code set} rows {@code [id, title, changed
  * keys]} and {@code del} rows {@code [id, title]} (the title it had before); the document owner is
  * {@code doc}. A revision too large for one answer lists what fits and counts the rest in {@code

@@ -342,9 +342,11 @@ public final class VaultGenerator {
         if (rnd.nextInt(3) == 0) {
           f.put("d", new JsonArray().add("About " + word(rnd) + " and " + word(rnd) + "."));
         }
-        f.put("tag", new JsonArray().add(TAGS[rnd.nextInt(TAGS.length)]));
-        if (rnd.nextInt(4) == 0) {
-          f.getJsonArray("tag").add(TAGS[rnd.nextInt(TAGS.length)]);
+        String tag = TAGS[rnd.nextInt(TAGS.length)];
+        f.put("tag", new JsonArray().add(tag));
+        String second = TAGS[rnd.nextInt(TAGS.length)];
+        if (rnd.nextInt(4) == 0 && !second.equals(tag)) {
+          f.getJsonArray("tag").add(second);
         }
         if (rnd.nextInt(5) == 0) {
           f.put("owner", new JsonArray().add(List.of("ana", "bo", "cy").get(rnd.nextInt(3))));
