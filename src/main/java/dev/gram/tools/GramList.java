@@ -86,7 +86,7 @@ public final class GramList extends ReadTool {
     if (target.document()) {
       return Snapshots.read(ctx, target)
           .compose(s -> openAt(s, args, cursor))
-          .compose(v -> select == null ? entities(v, limit, cursor) : selectInDocument(v, select, limit, cursor, deadline));
+          .compose(v -> select == null ? entities(v, limit, cursor) : selectInDocument(v, select, limit, cursor));
     }
     return Scope.folder(ctx, target)
         .compose(scope -> select == null ? documents(scope, limit, cursor) : selectInFolder(scope, select, limit, cursor, deadline));
@@ -267,7 +267,7 @@ public final class GramList extends ReadTool {
     }
   }
 
-  private Future<JsonObject> selectInDocument(DocView v, JsonObject select, int limit, JsonObject cursor, Deadline deadline) {
+  private Future<JsonObject> selectInDocument(DocView v, JsonObject select, int limit, JsonObject cursor) {
     Selection sel = Selection.of(select);
     int from = offset(cursor, "s");
     if (cursor != null && !sel.digest().equals(cursor.getString("q"))) {
