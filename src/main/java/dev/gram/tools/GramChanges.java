@@ -55,8 +55,9 @@ public final class GramChanges extends ReadTool {
 
   @Override
   public String description() {
-    return "What changed after since (an ISO time, exclusive) in a folder, a document (path) or "
-        + "the whole vault, or after since_revision in one document: each revision, oldest first, "
+    return "What changed after since (an ISO time, exclusive; a date alone means from its start) "
+        + "in a folder, a document (path) or the whole vault, or after since_revision in one "
+        + "document: each revision, oldest first (up to limit), "
         + "with its path, rev, time, author and add [id, type, title], set [id, title, changed "
         + "keys], del [id, title]; the document owner is doc. Keep next and pass it as since on "
         + "your next visit; more continues a long answer as cursor.";
