@@ -452,6 +452,14 @@ public final class Bench {
    */
   static Stats closedLoop(Vertx vertx, String name, int clients, Duration d, IntFunction<Supplier<Future<Boolean>>> perClient)
       throws InterruptedException {
+    // Warm the server's JIT on the same work first: the first seconds of a JVM measure the
+    // compiler, not the code.
+    run(vertx, name, clients, Duration.ofSeconds(Integer.getInteger("bench.warmup", 3)), perClient);
+    return run(vertx, name, clients, d, perClient);
+  }
+
+  private static Stats run(Vertx vertx, String name, int clients, Duration d, IntFunction<Supplier<Future<Boolean>>> perClient)
+      throws InterruptedException {
     AtomicBoolean stop = new AtomicBoolean();
     long[] lat = new long[4_000_000];
     AtomicInteger n = new AtomicInteger();
