@@ -454,12 +454,18 @@ public final class Bench {
       throws InterruptedException {
     // Warm the server's JIT on the same work first: the first seconds of a JVM measure the
     // compiler, not the code.
-    run(vertx, name, clients, Duration.ofSeconds(Integer.getInteger("bench.warmup", 3)), perClient);
-    return run(vertx, name, clients, d, perClient);
+    // The same clients in both phases: a writer keeps the revision it last saw.
+    List<Supplier<Future<Boolean>>> ops = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      ops.add(perClient.apply(c));
+    }
+    run(vertx, name, ops, Duration.ofSeconds(Integer.getInteger("bench.warmup", 3)));
+    return run(vertx, name, ops, d);
   }
 
-  private static Stats run(Vertx vertx, String name, int clients, Duration d, IntFunction<Supplier<Future<Boolean>>> perClient)
+  private static Stats run(Vertx vertx, String name, List<Supplier<Future<Boolean>>> ops, Duration d)
       throws InterruptedException {
+    int clients = ops.size();
     AtomicBoolean stop = new AtomicBoolean();
     long[] lat = new long[4_000_000];
     AtomicInteger n = new AtomicInteger();
@@ -468,8 +474,7 @@ public final class Bench {
     AtomicLong errors = new AtomicLong();
     CountDownLatch done = new CountDownLatch(clients);
     long start = System.nanoTime();
-    for (int c = 0; c < clients; c++) {
-      Supplier<Future<Boolean>> op = perClient.apply(c);
+    for (Supplier<Future<Boolean>> op : ops) {
       vertx.runOnContext(v -> loop(op, stop, lat, n, counted, missed, errors, done));
     }
     Thread.sleep(d.toMillis());
