@@ -9,6 +9,7 @@ public final class Tools {
 
   public static ToolRegistry registry(GramContext ctx) {
     List<Tool> tools = new ArrayList<>();
+    tools.add(new GramRecall(ctx));
     return new ToolRegistry(tools);
   }
 }
