@@ -40,7 +40,26 @@ final class Analyzers {
   /** Gap between two values of the same field: larger than any phrase slop we use. */
   static final int VALUE_GAP = 100;
 
-  static final CharArraySet STOP_WORDS = EnglishAnalyzer.ENGLISH_STOP_WORDS_SET;
+  /**
+   * Words a keyword query leaves out when it has others: Lucene's English stop words, and the
+   * question words, pronouns and auxiliaries agents write when they ask in sentences ("who is in
+   * charge of …"), which otherwise match unrelated text.
+   */
+  static final CharArraySet STOP_WORDS = stopWords();
+
+  private static CharArraySet stopWords() {
+    CharArraySet s = new CharArraySet(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, true);
+    for (String w :
+        ("who whom whose what which when where why how "
+                + "i me my we us our you your he him his she her it its they them their "
+                + "do does did done can could should would must may might shall "
+                + "has have had am been being get gets got "
+                + "about from than so up out any some all much many more most very")
+            .split(" ")) {
+      s.add(w);
+    }
+    return CharArraySet.unmodifiableSet(s);
+  }
 
   /** Index- and query-time keyword analysis (without stop words removed). */
   static Analyzer keyword() {

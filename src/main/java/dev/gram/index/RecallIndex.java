@@ -56,13 +56,16 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
 
   /** How a hybrid search fuses its two rankings; see {@code docs/recall.md} for the measurement. */
   enum Fusion {
-    /** Reciprocal rank fusion, k = 60. */
+    /** Reciprocal rank fusion: Σ weight / (60 + rank). */
     RRF,
-    /** 0.5 × keyword score / best keyword score + 0.5 × cosine. */
+    /** Convex combination of min-max normalized scores: Σ weight × normalized score. */
     CONVEX
   }
 
   static volatile Fusion fusion = Fusion.RRF;
+
+  /** The semantic ranking's weight in a fusion; the keyword ranking has 1 minus this. */
+  static volatile double semanticWeight = 0.5;
 
   static final int RRF_K = 60;
 
@@ -641,7 +644,26 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     if (!semantic.ready()) {
       return RecallRequest.Mode.KEYWORD;
     }
+    if (autoSemanticForQuestions && isQuestion(q)) {
+      return RecallRequest.Mode.SEMANTIC;
+    }
     return Queries.words(q).size() >= AUTO_HYBRID_WORDS ? RecallRequest.Mode.HYBRID : RecallRequest.Mode.KEYWORD;
+  }
+
+  /** Whether auto answers a question asked as a sentence in semantic mode (measured: docs/recall.md). */
+  static volatile boolean autoSemanticForQuestions = true;
+
+  private static final Set<String> QUESTION_WORDS =
+      Set.of("who", "whom", "whose", "what", "which", "when", "where", "why", "how",
+          "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "must");
+
+  /** A query asked as a sentence: ends with a question mark or starts with a question word. */
+  static boolean isQuestion(String q) {
+    if (q.endsWith("?")) {
+      return true;
+    }
+    String first = q.split("\\s+")[0].toLowerCase(java.util.Locale.ROOT);
+    return QUESTION_WORDS.contains(first) && q.split("\\s+").length >= 3;
   }
 
   /** Content words from which auto uses hybrid rather than keyword (see docs/recall.md). */
@@ -694,27 +716,46 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   }
 
   private List<Cand> fuse(List<Cand> lex, List<Cand> sem) {
-    Map<String, float[]> score = new HashMap<>();
+    Map<String, double[]> score = new HashMap<>();
     Map<String, Cand> best = new HashMap<>();
-    float lexMax = lex.isEmpty() ? 1 : Math.max(1e-6f, lex.get(0).score());
+    double w = semanticWeight;
+    double[] lexNorm = normalized(lex, false);
+    double[] semNorm = normalized(sem, true);
     for (int i = 0; i < lex.size(); i++) {
       Cand c = lex.get(i);
-      float v = fusion == Fusion.RRF ? 1f / (RRF_K + i + 1) : 0.5f * c.score() / lexMax;
-      score.computeIfAbsent(c.key(), k -> new float[1])[0] += v;
+      double v = fusion == Fusion.RRF ? 1.0 / (RRF_K + i + 1) : lexNorm[i];
+      score.computeIfAbsent(c.key(), k -> new double[1])[0] += (1 - w) * v;
       best.putIfAbsent(c.key(), c);
     }
     for (int i = 0; i < sem.size(); i++) {
       Cand c = sem.get(i);
-      float v = fusion == Fusion.RRF ? 1f / (RRF_K + i + 1) : 0.5f * Math.max(0f, c.cosine());
-      score.computeIfAbsent(c.key(), k -> new float[1])[0] += v;
+      double v = fusion == Fusion.RRF ? 1.0 / (RRF_K + i + 1) : semNorm[i];
+      score.computeIfAbsent(c.key(), k -> new double[1])[0] += w * v;
       // The semantic unit carries the cosine and, for a document, the section that is closest.
       best.put(c.key(), c);
     }
     List<Cand> out = new ArrayList<>(best.size());
     for (Cand c : best.values()) {
-      out.add(new Cand(c.doc(), score.get(c.key())[0], c.key(), c.cosine()));
+      out.add(new Cand(c.doc(), (float) score.get(c.key())[0], c.key(), c.cosine()));
     }
     out.sort(Comparator.comparingDouble((Cand c) -> -c.score()).thenComparing(Cand::key));
+    return out;
+  }
+
+  /** Scores scaled to [0, 1] between the list's lowest and highest (1 when all are equal). */
+  private static double[] normalized(List<Cand> list, boolean cosine) {
+    double[] out = new double[list.size()];
+    double min = Double.MAX_VALUE;
+    double max = -Double.MAX_VALUE;
+    for (int i = 0; i < out.length; i++) {
+      Cand c = list.get(i);
+      out[i] = cosine ? c.cosine() : c.score();
+      min = Math.min(min, out[i]);
+      max = Math.max(max, out[i]);
+    }
+    for (int i = 0; i < out.length; i++) {
+      out[i] = max - min < 1e-9 ? 1 : (out[i] - min) / (max - min);
+    }
     return out;
   }
 
