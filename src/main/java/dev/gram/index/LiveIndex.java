@@ -30,6 +30,7 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.store.NRTCachingDirectory;
 import org.apache.lucene.util.Bits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,7 +104,9 @@ final class LiveIndex implements AutoCloseable {
     if (folder != null) {
       try {
         Files.createDirectories(folder);
-        FSDirectory dir = FSDirectory.open(folder);
+        // Small NRT segments stay in memory until merged or committed: a refresh then writes
+        // no files, which keeps the refresh a reader may wait for short.
+        Directory dir = new NRTCachingDirectory(FSDirectory.open(folder), 8.0, 64.0);
         try {
           return open(dir, folder.toString(), modelName);
         } catch (LockObtainFailedException e) {
