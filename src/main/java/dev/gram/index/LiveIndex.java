@@ -21,11 +21,16 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.ControlledRealTimeReopenThread;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ReferenceManager;
 import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -255,62 +260,41 @@ final class LiveIndex implements AutoCloseable {
   /** Every stored fingerprint, path → {rev, hash}, read from the latest commit or NRT view. */
   Map<String, Fingerprint> fingerprints() throws IOException {
     Map<String, Fingerprint> out = new HashMap<>();
-    IndexSearcher s = acquire();
-    try {
-      TermQuery q = new TermQuery(new Term(Schema.KIND, Schema.KIND_META));
-      for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-        org.apache.lucene.search.Weight w = s.createWeight(s.rewrite(q), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
-        org.apache.lucene.search.Scorer sc = w.scorer(leaf);
-        if (sc == null) {
-          continue;
-        }
-        Bits live = leaf.reader().getLiveDocs();
-        StoredFields stored = leaf.reader().storedFields();
-        var it = sc.iterator();
-        for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
-          if (live != null && !live.get(doc)) {
-            continue;
-          }
-          Document d = stored.document(doc);
-          out.put(d.get(Schema.PATH), new Fingerprint(d.getField(Schema.REV).numericValue().intValue(), d.get(Schema.HASH)));
-        }
-      }
-    } finally {
-      release(s);
-    }
+    forEachMatch(new TermQuery(new Term(Schema.KIND, Schema.KIND_META)), null, d ->
+        out.put(d.get(Schema.PATH), new Fingerprint(d.getField(Schema.REV).numericValue().intValue(), d.get(Schema.HASH))));
     return out;
   }
 
   /** The paths having at least one unit without a vector. */
   List<String> pathsMissingVectors() throws IOException {
-    List<String> out = new ArrayList<>();
-    java.util.Set<String> seen = new java.util.HashSet<>();
+    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+    forEachMatch(new TermQuery(new Term(Schema.EMBEDDED, "0")), java.util.Set.of(Schema.PATH), d -> seen.add(d.get(Schema.PATH)));
+    return new ArrayList<>(seen);
+  }
+
+  /** Calls {@code action} with the stored fields ({@code fields}, null: all) of every live match. */
+  private void forEachMatch(Query q, java.util.Set<String> fields, java.util.function.Consumer<Document> action)
+      throws IOException {
     IndexSearcher s = acquire();
     try {
-      TermQuery q = new TermQuery(new Term(Schema.EMBEDDED, "0"));
+      Weight w = s.createWeight(s.rewrite(q), ScoreMode.COMPLETE_NO_SCORES, 1f);
       for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-        org.apache.lucene.search.Weight w = s.createWeight(s.rewrite(q), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
-        org.apache.lucene.search.Scorer sc = w.scorer(leaf);
+        Scorer sc = w.scorer(leaf);
         if (sc == null) {
           continue;
         }
         Bits live = leaf.reader().getLiveDocs();
         StoredFields stored = leaf.reader().storedFields();
-        var it = sc.iterator();
-        for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
-          if (live != null && !live.get(doc)) {
-            continue;
-          }
-          String p = stored.document(doc, java.util.Set.of(Schema.PATH)).get(Schema.PATH);
-          if (seen.add(p)) {
-            out.add(p);
+        DocIdSetIterator it = sc.iterator();
+        for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+          if (live == null || live.get(doc)) {
+            action.accept(fields == null ? stored.document(doc) : stored.document(doc, fields));
           }
         }
       }
     } finally {
       release(s);
     }
-    return out;
   }
 
   /** A document's stored fingerprint. */

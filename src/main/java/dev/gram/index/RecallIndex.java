@@ -647,7 +647,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     if (autoSemanticForQuestions && isQuestion(q)) {
       return RecallRequest.Mode.SEMANTIC;
     }
-    return Queries.words(q).size() >= AUTO_HYBRID_WORDS ? RecallRequest.Mode.HYBRID : RecallRequest.Mode.KEYWORD;
+    return Queries.words(q).size() >= autoHybridWords ? RecallRequest.Mode.HYBRID : RecallRequest.Mode.KEYWORD;
   }
 
   /** Whether auto answers a question asked as a sentence in semantic mode (measured: docs/recall.md). */
@@ -667,7 +667,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   }
 
   /** Content words from which auto uses hybrid rather than keyword (see docs/recall.md). */
-  static volatile int AUTO_HYBRID_WORDS = 3;
+  static volatile int autoHybridWords = 3;
 
   /** Ranked, collapsed (one per entity) lexical candidates, refilling past filtered-out ones. */
   private List<Cand> lexical(IndexSearcher s, Query q, Query filter, int need) throws IOException {

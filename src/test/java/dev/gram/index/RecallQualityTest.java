@@ -183,19 +183,19 @@ class RecallQualityTest {
       RecallIndex.fusion = chosen;
       RecallIndex.semanticWeight = chosenWeight;
     }
-    int chosenWords = RecallIndex.AUTO_HYBRID_WORDS;
+    int chosenWords = RecallIndex.autoHybridWords;
     boolean chosenQuestions = RecallIndex.autoSemanticForQuestions;
     try {
       for (boolean questions : new boolean[] {false, true}) {
         for (int w = 1; w <= 5; w++) {
-          RecallIndex.AUTO_HYBRID_WORDS = w;
+          RecallIndex.autoHybridWords = w;
           RecallIndex.autoSemanticForQuestions = questions;
           table.append(line("auto/hybrid>=" + w + (questions ? "/q-sem" : ""), evaluate(s, "auto", queries, null)))
               .append('\n');
         }
       }
     } finally {
-      RecallIndex.AUTO_HYBRID_WORDS = chosenWords;
+      RecallIndex.autoHybridWords = chosenWords;
       RecallIndex.autoSemanticForQuestions = chosenQuestions;
     }
   }
