@@ -116,6 +116,8 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   private volatile int embedded;
   private volatile int unembedded;
   private volatile boolean closed;
+  /** True while the rebuild thread works on a document it took from the queue. */
+  private volatile boolean rebuilding;
 
   private RecallIndex(Vault vault, LiveIndex index, SemanticState semantic) {
     this.vault = vault;
@@ -129,7 +131,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
             Math.max(2, Runtime.getRuntime().availableProcessors()),
             r -> daemon(r, "gram-recall-" + n.incrementAndGet()));
     this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "gram-index-progress"));
-    this.progress = new Progress(rebuildQueue::size);
+    this.progress = new Progress(() -> rebuildQueue.size() + (rebuilding ? 1 : 0));
     this.rebuilder = daemon(this::rebuildLoop, "gram-index-rebuild");
     this.embedder = daemon(this::embedLoop, "gram-embed");
   }
@@ -336,7 +338,12 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
       if (closed) {
         return;
       }
-      apply(path, vault.peek(path), false);
+      rebuilding = true;
+      try {
+        apply(path, vault.peek(path), false);
+      } finally {
+        rebuilding = false;
+      }
       progress.step();
     }
   }
