@@ -104,6 +104,7 @@ public record ServerConfig(
         case "--max-body-bytes" -> maxBody = parseInt(in.value(a), a, 1024, Integer.MAX_VALUE);
         case "--idle-timeout-seconds" ->
             idle = Duration.ofSeconds(parseInt(in.value(a), a, 1, 86_400));
+        case "--semantic" -> semantic = true;
         case "--no-semantic" -> semantic = false;
         case "--no-welcome" -> welcome = false;
         case "--inject-commit-unknown" -> faults.add(in.value(a));
@@ -248,7 +249,8 @@ public record ServerConfig(
         "                             repeatable",
         "  --index <dir>              where the derived search index lives (default ./index)",
         "  --no-welcome               do not write the welcome document into a new vault",
-        "  --no-semantic              turn semantic search off (gram_capabilities says so)",
+        "  --semantic | --no-semantic semantic search on (the default) or off; gram_capabilities",
+        "                             says which, and why when it is unavailable",
         "  --read-deadline-ms <n>     longest a reading tool may run before it answers E_TIMEOUT",
         "                             (default " + DEFAULT_READ_DEADLINE.toMillis() + ")",
         "",

@@ -13,6 +13,7 @@ public final class Tools {
     tools.add(new GramProjects(ctx));
     tools.add(new GramCreate(ctx));
     tools.add(new GramPatch(ctx));
+    tools.add(new GramRecall(ctx));
     tools.add(new GramList(ctx));
     tools.add(new GramGet(ctx));
     tools.add(new GramContextTool(ctx));
