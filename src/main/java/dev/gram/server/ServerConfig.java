@@ -27,9 +27,12 @@ public record ServerConfig(
     boolean welcome,
     List<String> injectCommitUnknown,
     boolean help,
-    boolean version) {
+    boolean version,
+    Duration readDeadline) {
 
   public static final int DEFAULT_PORT = 4726;
+  /** How long a reading tool may take before it answers {@code E_TIMEOUT}. */
+  public static final Duration DEFAULT_READ_DEADLINE = Duration.ofSeconds(15);
   public static final String TOKEN_ENV = "GRAM_MCP_TOKEN";
 
   /** A folder mounted under {@code @mounts/<id>/}. */
@@ -59,7 +62,8 @@ public record ServerConfig(
         true,
         List.of(),
         false,
-        false);
+        false,
+        DEFAULT_READ_DEADLINE);
   }
 
   public static ServerConfig parse(String[] args, Map<String, String> env) throws UsageException {
@@ -79,6 +83,7 @@ public record ServerConfig(
     boolean help = false;
     boolean version = false;
     List<String> faults = new ArrayList<>();
+    Duration readDeadline = DEFAULT_READ_DEADLINE;
     Args in = new Args(args);
     while (in.hasNext()) {
       String a = in.nextOption();
@@ -99,9 +104,12 @@ public record ServerConfig(
         case "--max-body-bytes" -> maxBody = parseInt(in.value(a), a, 1024, Integer.MAX_VALUE);
         case "--idle-timeout-seconds" ->
             idle = Duration.ofSeconds(parseInt(in.value(a), a, 1, 86_400));
+        case "--semantic" -> semantic = true;
         case "--no-semantic" -> semantic = false;
         case "--no-welcome" -> welcome = false;
         case "--inject-commit-unknown" -> faults.add(in.value(a));
+        case "--read-deadline-ms" ->
+            readDeadline = Duration.ofMillis(parseInt(in.value(a), a, 1, 600_000));
         default -> throw new UsageException("unknown option " + a + " (try --help)");
       }
       in.noUnusedInlineValue(a);
@@ -135,7 +143,8 @@ public record ServerConfig(
         welcome,
         List.copyOf(faults),
         help,
-        version);
+        version,
+        readDeadline);
   }
 
   /** Walks {@code --key value} and {@code --key=value} options. */
@@ -240,7 +249,10 @@ public record ServerConfig(
         "                             repeatable",
         "  --index <dir>              where the derived search index lives (default ./index)",
         "  --no-welcome               do not write the welcome document into a new vault",
-        "  --no-semantic              turn semantic search off (gram_capabilities says so)",
+        "  --semantic | --no-semantic semantic search on (the default) or off; gram_capabilities",
+        "                             says which, and why when it is unavailable",
+        "  --read-deadline-ms <n>     longest a reading tool may run before it answers E_TIMEOUT",
+        "                             (default " + DEFAULT_READ_DEADLINE.toMillis() + ")",
         "",
         "Transports (both on by default)",
         "  --stdio | --no-stdio       newline-delimited JSON-RPC on stdin/stdout; the server exits",

@@ -1,7 +1,7 @@
 package dev.gram.server;
 
 import dev.gram.edit.PatchOps;
-import dev.gram.index.IndexStatus;
+import dev.gram.index.RecallIndex;
 import dev.gram.store.PathResolver;
 import dev.gram.store.Vault;
 import dev.gram.store.VaultPath;
@@ -35,6 +35,8 @@ public final class Services {
     }
     boolean newVault = !java.nio.file.Files.exists(config.vault());
     Vault vault = new Vault(new PathResolver(config.vault(), mounts), new PatchOps(), clock, 16);
+    // The index must listen before the vault starts: it hears of every document the scan loads.
+    RecallIndex index = RecallIndex.open(vault, config.index(), config.semantic());
     vault.start();
     for (String path : config.injectCommitUnknown()) {
       vault.injectCommitUnknown(vault.paths().document(path));
@@ -42,17 +44,6 @@ public final class Services {
     if (newVault && config.welcome()) {
       vault.scanned().compose(v -> Welcome.write(vault));
     }
-    IndexStatus index = new IndexStatus() {
-      @Override
-      public Stats stats() {
-        return new Stats(0, 0, 0, 0);
-      }
-
-      @Override
-      public Semantic semantic() {
-        return new Semantic(Semantic.UNAVAILABLE, "the search index is not built yet");
-      }
-    };
     GramContext ctx = new GramContext(vertx, vault, index, config, clock);
     return new Services(ctx, Tools.registry(ctx));
   }
@@ -69,8 +60,21 @@ public final class Services {
     return context.vault();
   }
 
-  /** Lets queued writes finish and releases files. */
+  /** Lets queued writes finish, then closes the search index, and releases files. */
   public Future<Void> close() {
-    return context.vault().close();
+    return context
+        .vault()
+        .close()
+        .compose(
+            v ->
+                context
+                    .vertx()
+                    .executeBlocking(
+                        () -> {
+                          if (context.index() instanceof RecallIndex ri) {
+                            ri.close();
+                          }
+                          return null;
+                        }));
   }
 }

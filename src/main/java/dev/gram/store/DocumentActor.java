@@ -166,12 +166,24 @@ final class DocumentActor {
     requireUnicode(text);
     List<String> lines = LineDiff.lines(text);
     String hash = Hashes.sha256(text);
+    Instant now = Times.truncate(vault.clock().instant());
+    long inFlight = vault.commitStarted(now);
+    try {
+      return createAt(c, initial, lines, hash, now);
+    } finally {
+      vault.commitEnded(inFlight);
+    }
+  }
+
+  private CommitReceipt createAt(
+      WriteCommand.Create c, GramDocument initial, List<String> lines, String hash, Instant now)
+      throws IOException {
     Revision rev0 =
         HistoryCodec.sealed(
             null,
             new Revision(
                 0,
-                Times.truncate(vault.clock().instant()),
+                now,
                 c.effectiveAt(),
                 Revision.AGENT,
                 c.by(),
@@ -267,6 +279,25 @@ final class DocumentActor {
     History history = s.requireHistory();
     Revision head = history.head();
     Instant now = Times.truncate(vault.clock().instant());
+    long inFlight = vault.commitStarted(now);
+    try {
+      return commitAt(s, outcome, p, next, lines, hash, history, head, now);
+    } finally {
+      vault.commitEnded(inFlight);
+    }
+  }
+
+  private CommitReceipt commitAt(
+      DocSnapshot s,
+      PatchEngine.Outcome outcome,
+      WriteCommand.Patch p,
+      GramDocument next,
+      List<String> lines,
+      String hash,
+      History history,
+      Revision head,
+      Instant now)
+      throws IOException {
     Instant at = now.isBefore(head.recordedAt()) ? head.recordedAt() : now;
     Revision rev =
         HistoryCodec.sealed(

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -45,6 +46,9 @@ public final class Vault implements DocumentWriter {
   private final Map<String, String> pathByDocumentId = new ConcurrentHashMap<>();
   private final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
   private final Promise<Void> scanned = Promise.promise();
+  /** The clock reading each commit in flight started from: its recorded time is at least that. */
+  private final Map<Long, Instant> commitsInFlight = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong commitIds = new java.util.concurrent.atomic.AtomicLong();
   private final PatchEngine.Context patchContext = docId -> pathByDocumentId.containsKey(docId);
   private volatile VaultWatcher watcher;
 
@@ -301,6 +305,38 @@ public final class Vault implements DocumentWriter {
   @Override
   public Future<CommitReceipt> submit(WriteCommand command) {
     return scanned.future().compose(v -> actor(command.path()).submit(command));
+  }
+
+  /**
+   * Registers a commit about to take its recorded time, which will be at least {@code now}.
+   * Returns the id to pass to {@link #commitEnded} once it is published or has failed.
+   */
+  long commitStarted(Instant now) {
+    long id = commitIds.incrementAndGet();
+    commitsInFlight.put(id, now);
+    return id;
+  }
+
+  void commitEnded(long id) {
+    commitsInFlight.remove(id);
+  }
+
+  /**
+   * The latest time through which every revision is visible to readers: revisions recorded at
+   * or before it are all published, and any revision published later is recorded after it. A
+   * commit takes its recorded time before its file is durable and its snapshot published, so
+   * another document's later revision can become visible first; a "since" cursor handed out
+   * beyond this time could skip the slower one.
+   */
+  public Instant visibleThrough() {
+    Instant limit = dev.gram.format.Times.truncate(clock.instant()).minusMillis(1);
+    for (Instant started : commitsInFlight.values()) {
+      Instant before = started.minusMillis(1);
+      if (before.isBefore(limit)) {
+        limit = before;
+      }
+    }
+    return limit;
   }
 
   /** Writes queued or running across all documents. */

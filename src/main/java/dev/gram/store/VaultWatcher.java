@@ -13,7 +13,6 @@ import java.nio.file.WatchService;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,28 +76,11 @@ final class VaultWatcher implements AutoCloseable {
         return;
       }
       Path dir = dirs.get(key);
-      for (WatchEvent<?> event : key.pollEvents()) {
-        if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
-          for (DocSnapshot s : vault.documents()) {
-            vault.refresh(s.location());
-          }
-          continue;
-        }
-        if (dir == null) {
-          continue;
-        }
-        Path child = dir.resolve((Path) event.context());
-        String name = child.getFileName().toString();
-        if (name.startsWith(".")) {
-          continue;
-        }
-        if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(child)) {
-          registerTree(child);
-          continue;
-        }
-        if (name.endsWith(".gram")) {
-          changed(child);
-        }
+      try {
+        handle(key, dir);
+      } catch (RuntimeException e) {
+        // One odd event (a file gone before we looked) must not end watching for the vault.
+        LOG.debug("watch event failed: {}", e.toString());
       }
       if (!key.reset()) {
         dirs.remove(key);
@@ -106,13 +88,64 @@ final class VaultWatcher implements AutoCloseable {
     }
   }
 
-  private void registerTree(Path dir) {
-    try (Stream<Path> s = Files.walk(dir)) {
-      s.filter(Files::isDirectory).forEach(this::register);
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.filter(p -> p.getFileName().toString().endsWith(".gram")).forEach(this::changed);
+  private void handle(WatchKey key, Path dir) {
+    for (WatchEvent<?> event : key.pollEvents()) {
+      if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
+        for (DocSnapshot s : vault.documents()) {
+          vault.refresh(s.location());
+        }
+        continue;
       }
-    } catch (IOException e) {
+      if (dir == null) {
+        continue;
+      }
+      Path child = dir.resolve((Path) event.context());
+      String name = child.getFileName().toString();
+      if (name.startsWith(".")) {
+        continue;
+      }
+      if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(child)) {
+        registerTree(child);
+        continue;
+      }
+      if (name.endsWith(".gram")) {
+        changed(child);
+      }
+    }
+  }
+
+  /**
+   * Watches a folder that appeared (a new project, a checkout) and everything already in it.
+   * Files may vanish while it is walked (another writer's temporary files): those are skipped,
+   * and the walk must never end the watcher thread.
+   */
+  private void registerTree(Path dir) {
+    try {
+      Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+        @Override
+        public java.nio.file.FileVisitResult preVisitDirectory(Path d, java.nio.file.attribute.BasicFileAttributes attrs) {
+          if (!d.equals(dir) && d.getFileName().toString().startsWith(".")) {
+            return java.nio.file.FileVisitResult.SKIP_SUBTREE;
+          }
+          register(d);
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes attrs) {
+          String name = f.getFileName().toString();
+          if (name.endsWith(".gram") && !name.startsWith(".")) {
+            changed(f);
+          }
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (IOException | RuntimeException e) {
       LOG.debug("cannot watch {}: {}", dir, e.getMessage());
     }
   }

@@ -13,6 +13,16 @@ public final class Tools {
     tools.add(new GramProjects(ctx));
     tools.add(new GramCreate(ctx));
     tools.add(new GramPatch(ctx));
+    tools.add(new GramRecall(ctx));
+    tools.add(new GramList(ctx));
+    tools.add(new GramGet(ctx));
+    tools.add(new GramContextTool(ctx));
+    tools.add(new GramRelations(ctx));
+    tools.add(new GramBrief(ctx));
+    tools.add(new GramRead(ctx));
+    tools.add(new GramChanges(ctx));
+    tools.add(new GramRange(ctx));
+    tools.add(new GramState(ctx));
     List<String> names = new ArrayList<>();
     for (Tool t : tools) {
       names.add(t.name());

@@ -36,7 +36,7 @@ class CrashTest {
       BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       String first = in.readLine();
       assertThat(first).as("child start in round %d", round).isEqualTo("READY");
-      long killAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100 + random.nextInt(400));
+      java.util.concurrent.CountDownLatch firstAck = new java.util.concurrent.CountDownLatch(1);
       Thread reader = new Thread(() -> {
         try {
           String line;
@@ -46,6 +46,7 @@ class CrashTest {
               synchronized (acked) {
                 acked.add(new String[] {parts[1], parts[2]});
               }
+              firstAck.countDown();
             }
           }
         } catch (java.io.IOException ignored) {
@@ -53,9 +54,10 @@ class CrashTest {
         }
       });
       reader.start();
-      while (System.nanoTime() < killAt) {
-        Thread.sleep(5);
-      }
+      // Kill while writes are flowing: a random moment after the first acknowledgement, so that
+      // a slow start on a loaded machine does not turn the test into one that kills an idle JVM.
+      assertThat(firstAck.await(60, TimeUnit.SECONDS)).as("a write acknowledged in round %d", round).isTrue();
+      Thread.sleep(random.nextInt(300));
       p.destroyForcibly(); // SIGKILL on Linux
       p.waitFor(10, TimeUnit.SECONDS);
       reader.join(5_000);

@@ -318,6 +318,45 @@ class VaultTest {
   }
 
   @Test
+  void documentsThatOtherProgramsCreateOrEditAreNoticedWithoutAWrite() throws Exception {
+    try (TestVault t = TestVault.open(dir)) {
+      CommitReceipt c = t.create("p/a.gram", "A", "Original.");
+      // A new project folder with a document in it, as a git checkout would make it.
+      Path newProject = dir.resolve("checked-out");
+      Files.createDirectories(newProject);
+      Files.writeString(newProject.resolve("b.gram"), "@gram 2\ndoc hand-b\nt B\n");
+      // An edit of the readable state of an existing document, as an editor would make it.
+      Path a = dir.resolve("p/a.gram");
+      Files.writeString(a, Files.readString(a).replaceFirst("Original\\.", "Edited."));
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (System.nanoTime() < deadline
+          && (t.vault.peek("checked-out/b.gram") == null || t.vault.peek("p/a.gram").rev() == 0)) {
+        Thread.sleep(20);
+      }
+      assertThat(t.vault.peek("checked-out/b.gram")).as("the new document").isNotNull();
+      assertThat(t.vault.peek("checked-out/b.gram").state().title()).isEqualTo("B");
+      DocSnapshot edited = t.vault.peek("p/a.gram");
+      assertThat(edited.rev()).isEqualTo(1);
+      assertThat(edited.state().body()).isEqualTo("Edited.");
+      assertThat(edited.shortHash()).isNotEqualTo(c.hash());
+    }
+  }
+
+  @Test
+  void visibilityStopsShortOfCommitsStillInFlight() {
+    try (TestVault t = TestVault.open(dir)) {
+      Instant before = t.vault.visibleThrough();
+      assertThat(before).isBefore(Instant.now());
+      Instant started = Instant.now().minusSeconds(5);
+      long id = t.vault.commitStarted(started);
+      // A revision recorded at or after 'started' may still appear: next must stay before it.
+      assertThat(t.vault.visibleThrough()).isEqualTo(started.minusMillis(1));
+      t.vault.commitEnded(id);
+      assertThat(t.vault.visibleThrough()).isAfter(started);
+    }
+  }
+
+  @Test
   void halfASurrogatePairIsRefusedBecauseItHasNoUtf8Form() {
     try (TestVault t = TestVault.open(dir)) {
       CommitReceipt c = t.create("p/a.gram", "A", "");

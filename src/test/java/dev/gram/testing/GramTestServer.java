@@ -29,6 +29,11 @@ public final class GramTestServer implements AutoCloseable {
     this.client = client;
   }
 
+  /**
+   * Starts a server on {@code vault} (its index beside it). Semantic search is off unless
+   * {@code extraArgs} holds {@code --semantic}: loading the model and embedding every document
+   * costs seconds of CPU that most tests do not need.
+   */
   public static GramTestServer start(Path vault, String... extraArgs) {
     try {
       String[] args = new String[extraArgs.length + 9];

@@ -78,6 +78,11 @@ public final class ServerProcess implements AutoCloseable {
   public static List<String> command(Path vault, Path index, String... extraArgs) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java());
+    // Extra JVM options for the server, e.g. a profiler in a benchmark run.
+    String jvm = System.getProperty("gram.serverJvmArgs", "").strip();
+    if (!jvm.isEmpty()) {
+      cmd.addAll(Arrays.asList(jvm.split("\\s+")));
+    }
     cmd.add("-jar");
     cmd.add(jar().toString());
     cmd.add("--vault");

@@ -46,4 +46,13 @@ public final class Cursors {
     }
     return n.intValue();
   }
+
+  /** A string field of a decoded cursor, or E_CURSOR when missing or of the wrong type. */
+  public static String stringField(JsonObject c, String key, String invalidMessage) {
+    Object v = c.getValue(key);
+    if (!(v instanceof String s)) {
+      throw new ToolException(ErrorCode.E_CURSOR, invalidMessage);
+    }
+    return s;
+  }
 }

@@ -1,0 +1,66 @@
+package dev.gram.index;
+
+/**
+ * The fields of the recall index. One document of the vault becomes one block of Lucene
+ * documents, all carrying its {@link #PATH}, replaced together: a meta document (its fingerprint),
+ * one document per record, one per chunk of a body section.
+ */
+final class Schema {
+  private Schema() {}
+
+  /**
+   * Bumped whenever the mapping or the analysis changes: an index written with another version is
+   * rebuilt from the vault at start.
+   */
+  static final String VERSION = "1";
+
+  /** Commit user-data keys. */
+  static final String USER_VERSION = "gram.index.version";
+
+  static final String USER_MODEL = "gram.index.model";
+
+  // Identity of the block.
+  static final String PATH = "path";
+  static final String KIND = "kind";
+  static final String REV = "rev";
+  static final String HASH = "hash";
+
+  static final String KIND_META = "m";
+  static final String KIND_RECORD = "r";
+  static final String KIND_SECTION = "s";
+
+  // Filters.
+  static final String FOLDER = "folder";
+  static final String TYPE = "type";
+  static final String SCOPE = "s";
+  /** Every date the record holds (all values of date-valued fields), for dates in queries. */
+  static final String DATES = "dall";
+  /** Prefix of the per-field date ranges: {@code d.at}, {@code d.due}, … (first value). */
+  static final String DATE_PREFIX = "d.";
+  /** The record's default date field by type (event at, metric observed, task due, else at). */
+  static final String DATE_DEFAULT = "d._";
+
+  // Searched text (keyword analysis).
+  static final String TITLE = "title";
+  static final String DTITLE = "dtitle";
+  static final String HEADING = "heading";
+  static final String TEXT = "text";
+
+  // Searched text (exact analysis).
+  static final String IDENT = "ident";
+  static final String TITLE_X = "title_x";
+  static final String HEADING_X = "heading_x";
+  static final String TEXT_X = "text_x";
+
+  // Stored for the answer.
+  static final String EID = "eid";
+  static final String STITLE = "stitle";
+  static final String STATUS = "status";
+  static final String CONTEXT = "ctx";
+
+  // Semantic.
+  static final String CHUNK = "chunk";
+  static final String EMBEDDED = "emb";
+  static final String VECTOR = "vec";
+  static final int DIMENSION = 384;
+}

@@ -1,0 +1,83 @@
+package dev.gram.tools.support;
+
+import dev.gram.format.Hashes;
+import dev.gram.store.RequestDigest;
+
+/**
+ * Sizes of text as it travels in a compact JSON answer, for cutting long text into pages that fit
+ * the budget, and short digests that bind cursors to what they were made for.
+ */
+public final class JsonText {
+  private JsonText() {}
+
+  /** Bytes the string takes inside a JSON string literal (UTF-8, with escapes; no quotes). */
+  public static int size(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      n += charSize(s, i);
+    }
+    return n;
+  }
+
+  private static int charSize(String s, int i) {
+    char c = s.charAt(i);
+    if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') {
+      return 2;
+    }
+    if (c < 0x20) {
+      return 6;
+    }
+    if (c < 0x80) {
+      return 1;
+    }
+    if (c < 0x800) {
+      return 2;
+    }
+    if (Character.isSurrogate(c)) {
+      return 2; // a pair takes 4 bytes, two halves of 2
+    }
+    return 3;
+  }
+
+  /**
+   * The end (exclusive) of the longest piece of {@code s} from {@code from} that takes at most
+   * {@code maxBytes}: cut after a blank line when one lies in the second half of the piece, else
+   * after a line break there, else anywhere that does not split a surrogate pair. Returns {@code
+   * from} when not even one character fits.
+   */
+  public static int cut(String s, int from, int maxBytes) {
+    int used = 0;
+    int end = from;
+    while (end < s.length()) {
+      int w = charSize(s, end);
+      int step = 1;
+      if (Character.isHighSurrogate(s.charAt(end)) && end + 1 < s.length()) {
+        w += charSize(s, end + 1);
+        step = 2;
+      }
+      if (used + w > maxBytes) {
+        break;
+      }
+      used += w;
+      end += step;
+    }
+    if (end >= s.length() || end == from) {
+      return end;
+    }
+    int half = from + (end - from) / 2;
+    int blank = s.lastIndexOf("\n\n", end - 2);
+    if (blank >= half) {
+      return blank + 2;
+    }
+    int nl = s.lastIndexOf('\n', end - 1);
+    if (nl >= half) {
+      return nl + 1;
+    }
+    return end;
+  }
+
+  /** 16 hex digits of the SHA-256 of a JSON value's canonical form. */
+  public static String digest(Object json) {
+    return Hashes.sha256(RequestDigest.canonical(json)).substring(0, 16);
+  }
+}

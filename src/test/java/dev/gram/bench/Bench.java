@@ -1,0 +1,579 @@
+package dev.gram.bench;
+
+import dev.gram.edit.PatchOps;
+import dev.gram.store.PathResolver;
+import dev.gram.store.Vault;
+import dev.gram.testing.ServerProcess;
+import dev.gram.testing.StdioClient;
+import dev.gram.testing.VaultGenerator;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/**
+ * The benchmark suite: how fast the server is, measured against the machine's own limits in the
+ * same run. It prints one table and writes {@code target/bench/results.json}; it never fails a
+ * build. Run it with
+ *
+ * <pre>mvn -B -Pbench -DskipTests package exec:exec -Dbench.main=dev.gram.bench.Bench</pre>
+ *
+ * Sections ({@code -Dbench.only=floor,writes,reads,recall,start}, all by default):
+ *
+ * <ol>
+ *   <li><b>floor</b>: the durable replace of the disk under the vault (4 KiB, fsync, rename, fsync
+ *       the folder), 1 and 8 threads;
+ *   <li><b>writes</b>: gram_patch over Streamable HTTP — one document with one writer, 64
+ *       documents with 64 writers, one document with 16 writers racing;
+ *   <li><b>reads</b>: gram_get and gram_context over HTTP with 1, 16, 64 clients, and over stdio;
+ *   <li><b>recall</b>: per mode on 10,000 and 100,000 records, index build rate, and the time from
+ *       a write's receipt to another client's recall finding it;
+ *   <li><b>start</b>: process start to the first answered tools/list, on an empty vault and on a
+ *       10,000-document vault; resident memory.
+ * </ol>
+ *
+ * Options: {@code bench.seconds} (per measured case, default 5), {@code bench.dir} (where vaults
+ * go, default a temporary folder on the same disk as the project), {@code bench.records} (recall
+ * sizes, default {@code 10000,100000}), {@code bench.startDocs} (default 10000).
+ */
+public final class Bench {
+  private static final Map<String, Object> RESULTS = new LinkedHashMap<>();
+  private static final List<String> TABLE = new ArrayList<>();
+  private static double floorMedianMs = Double.NaN;
+  private static double floorRate8 = Double.NaN;
+
+  private Bench() {}
+
+  public static void main(String[] args) throws Exception {
+    int seconds = Integer.getInteger("bench.seconds", 5);
+    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,reads,recall,start").split(","));
+    Path root = Path.of(System.getProperty("bench.dir", "target/bench"));
+    Files.createDirectories(root);
+    Path dir = Files.createTempDirectory(root.toAbsolutePath(), "run-");
+    RESULTS.put("machine", machine());
+    RESULTS.put("started", Instant.now().toString());
+    Duration d = Duration.ofSeconds(seconds);
+    row("| row | value | p50 ms | p99 ms | note |");
+    row("|---|---|---|---|---|");
+    if (only.contains("floor")) {
+      floor(dir.resolve("floor"), d);
+    }
+    if (only.contains("writes")) {
+      writes(dir.resolve("writes"), d);
+    }
+    if (only.contains("reads")) {
+      reads(dir.resolve("reads"), d);
+    }
+    if (only.contains("recall")) {
+      for (String n : System.getProperty("bench.records", "10000,100000").split(",")) {
+        recall(dir.resolve("recall-" + n.trim()), Integer.parseInt(n.trim()), d);
+      }
+    }
+    if (only.contains("start")) {
+      start(dir.resolve("start"), Integer.getInteger("bench.startDocs", 10_000));
+    }
+    Path out = root.resolve("results.json");
+    Files.writeString(out, new JsonObject(RESULTS).encodePrettily());
+    System.err.println();
+    TABLE.forEach(System.err::println);
+    System.err.println();
+    System.err.println("results: " + out.toAbsolutePath());
+    deleteTree(dir);
+    System.exit(0);
+  }
+
+  // ------------------------------------------------------------------ floor
+
+  /** The durable replace floor: what one commit costs the disk, without any of our work. */
+  static void floor(Path dir, Duration d) throws Exception {
+    Files.createDirectories(dir);
+    byte[] data = new byte[4096];
+    new Random(1).nextBytes(data);
+    for (int i = 0; i < 50; i++) {
+      replace(dir, "warm", data);
+    }
+    long[] lat = new long[400];
+    for (int i = 0; i < lat.length; i++) {
+      long t0 = System.nanoTime();
+      replace(dir, "one", data);
+      lat[i] = System.nanoTime() - t0;
+    }
+    Stats one = new Stats("floor 1 thread", lat.length, Arrays.stream(lat).sum() / 1e9, lat, 0, 0);
+    floorMedianMs = one.p50();
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong count = new AtomicLong();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int id = t;
+      Thread th = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            replace(dir, "t" + id, data);
+            count.incrementAndGet();
+          }
+        } catch (IOException e) {
+          throw new RuntimeException(e);
+        }
+      });
+      threads.add(th);
+      th.start();
+    }
+    long t0 = System.nanoTime();
+    Thread.sleep(d.toMillis());
+    stop.set(true);
+    for (Thread th : threads) {
+      th.join();
+    }
+    double secs = (System.nanoTime() - t0) / 1e9;
+    floorRate8 = count.get() / secs;
+    put("floor", Map.of("medianMs", one.p50(), "p99Ms", one.p99(), "rate1", 1000.0 / one.p50(), "rate8", floorRate8));
+    row(String.format(Locale.ROOT, "| floor: durable 4 KiB replace, 1 thread | %.0f/s | %s | %s | tmp+fsync+rename+fsync dir |",
+        1000.0 / one.p50(), Stats.ms(one.p50()), Stats.ms(one.p99())));
+    row(String.format(Locale.ROOT, "| floor: durable 4 KiB replace, 8 threads | %.0f/s | | | one folder |", floorRate8));
+  }
+
+  static void replace(Path dir, String name, byte[] data) throws IOException {
+    Path tmp = dir.resolve("." + name + ".tmp");
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      ch.write(ByteBuffer.wrap(data));
+      ch.force(true);
+    }
+    Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
+      folder.force(true);
+    }
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  static void writes(Path dir, Duration d) throws Exception {
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    try (ServerProcess server = ServerProcess.start(dir, "--no-semantic", "--no-welcome", "--no-stdio")) {
+      McpHttp http = new McpHttp(vertx, server.mcpUrl(), 80);
+      List<JsonObject> docs = new ArrayList<>();
+      for (int i = 0; i < 65; i++) {
+        docs.add(await(http.ok("gram_create", new JsonObject().put("path", "bench/doc-" + i + ".gram")
+            .put("base_revision", (Object) null).put("title", "Bench " + i).put("content", "# Bench\n\nA document for writes."))).getJsonObject("doc"));
+      }
+      // One document, one writer.
+      Stats one = closedLoop(vertx, "1 doc, 1 writer", 1, d, c -> writer(http, docs.get(64), "solo"));
+      put("writes.oneWriter", Map.of("perSecond", one.perSecond(), "p50Ms", one.p50(), "p99Ms", one.p99(),
+          "ratioToFloorMedian", one.p50() / floorMedianMs, "errors", one.errors()));
+      row(String.format(Locale.ROOT, "| gram_patch, 1 doc, 1 writer | %.0f/s | %s | %s | p50 = %.2f× floor median |",
+          one.perSecond(), Stats.ms(one.p50()), Stats.ms(one.p99()), one.p50() / floorMedianMs));
+      // 64 documents, one writer each.
+      Stats many = closedLoop(vertx, "64 docs, 64 writers", 64, d, c -> writer(http, docs.get(c), "w" + c));
+      put("writes.manyDocuments", Map.of("perSecond", many.perSecond(), "p50Ms", many.p50(), "p99Ms", many.p99(),
+          "ratioToFloor8", many.perSecond() / floorRate8, "errors", many.errors()));
+      row(String.format(Locale.ROOT, "| gram_patch, 64 docs, 64 writers | %.0f rev/s | %s | %s | %.2f× floor 8-thread rate |",
+          many.perSecond(), Stats.ms(many.p50()), Stats.ms(many.p99()), many.perSecond() / floorRate8));
+      // One document, 16 writers racing from what they last saw.
+      JsonObject race = await(http.ok("gram_create", new JsonObject().put("path", "bench/race.gram")
+          .put("base_revision", (Object) null).put("title", "Race").put("content", ""))).getJsonObject("doc");
+      Stats racing = closedLoop(vertx, "1 doc, 16 racing", 16, d, c -> racer(http, race.copy(), "r" + c));
+      double conflictsPerCommit = racing.operations() == 0 ? Double.NaN : (double) racing.extra() / racing.operations();
+      put("writes.racing", Map.of("committedPerSecond", racing.perSecond(), "conflictsPerCommit", conflictsPerCommit,
+          "p50Ms", racing.p50(), "p99Ms", racing.p99(), "errors", racing.errors()));
+      row(String.format(Locale.ROOT, "| gram_patch, 1 doc, 16 writers racing | %.0f commits/s | %s | %s | %.2f conflicts per commit |",
+          racing.perSecond(), Stats.ms(racing.p50()), Stats.ms(racing.p99()), conflictsPerCommit));
+      server.stop();
+    } finally {
+      vertx.close();
+    }
+  }
+
+  /** Each call adds one small record against the revision the last answer gave. */
+  private static Supplier<Future<Boolean>> writer(McpHttp http, JsonObject doc, String who) {
+    JsonObject known = doc.copy();
+    AtomicLong n = new AtomicLong();
+    return () -> {
+      long i = n.incrementAndGet();
+      JsonObject args = patch(known, who + "-" + i, who + "-" + i);
+      return http.ok("gram_patch", args).map(r -> {
+        known.mergeIn(r.getJsonObject("doc"));
+        return true;
+      });
+    };
+  }
+
+  /** Like a writer, but on STALE_REVISION it takes the current rev and hash from the error. */
+  private static Supplier<Future<Boolean>> racer(McpHttp http, JsonObject doc, String who) {
+    JsonObject known = doc.copy();
+    AtomicLong n = new AtomicLong();
+    return () -> {
+      long i = n.incrementAndGet();
+      return http.call("gram_patch", patch(known, who + "-" + i, who + "-" + i)).map(r -> {
+        JsonObject sc = r.getJsonObject("structuredContent");
+        if (Boolean.TRUE.equals(r.getBoolean("isError"))) {
+          JsonObject e = sc.getJsonObject("error");
+          if (!"STALE_REVISION".equals(e.getString("code"))) {
+            throw new IllegalStateException(e.encode());
+          }
+          known.put("rev", e.getJsonObject("details").getInteger("rev")).put("hash", e.getJsonObject("details").getString("hash"));
+          return false;
+        }
+        known.mergeIn(sc.getJsonObject("doc"));
+        return true;
+      });
+    };
+  }
+
+  private static JsonObject patch(JsonObject known, String requestId, String recordId) {
+    return new JsonObject()
+        .put("path", known.getString("path"))
+        .put("base_revision", known.getInteger("rev"))
+        .put("expected_hash", known.getString("hash"))
+        .put("request_id", requestId)
+        .put("operations", new JsonArray().add(new JsonObject().put("op", "add").put("record",
+            new JsonObject().put("type", "event").put("id", recordId)
+                .put("fields", new JsonObject().put("t", new JsonArray().add("Benchmark event " + recordId))
+                    .put("at", new JsonArray().add("2026-10-12"))))));
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  static void reads(Path dir, Duration d) throws Exception {
+    Path vaultDir = dir.resolve("vault");
+    VaultGenerator.Result generated = generate(vaultDir, new VaultGenerator.Spec(7).projects(4).documentsPerProject(5).recordsPerDocument(50));
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    try (ServerProcess server = ServerProcess.start(dir, "--no-semantic", "--no-welcome")) {
+      McpHttp http = new McpHttp(vertx, server.mcpUrl(), 80);
+      Random random = new Random(3);
+      IntFunction<Supplier<Future<Boolean>>> get = c -> () -> {
+        VaultGenerator.Doc doc = generated.documents().get(random.nextInt(generated.documents().size()));
+        String id = doc.recordIds().get(random.nextInt(doc.recordIds().size()));
+        return http.ok("gram_get", new JsonObject().put("path", doc.path()).put("entity", id)).map(r -> true);
+      };
+      IntFunction<Supplier<Future<Boolean>>> context = c -> () -> {
+        JsonArray ids = new JsonArray();
+        for (int k = 0; k < 5; k++) {
+          VaultGenerator.Doc doc = generated.documents().get(random.nextInt(generated.documents().size()));
+          ids.add(new JsonObject().put("path", doc.path()).put("entity", doc.recordIds().get(random.nextInt(doc.recordIds().size()))));
+        }
+        return http.ok("gram_context", new JsonObject().put("ids", ids)).map(r -> true);
+      };
+      for (String tool : List.of("gram_get", "gram_context")) {
+        for (int clients : new int[] {1, 16, 64}) {
+          Stats s = closedLoop(vertx, tool + " " + clients, clients, d, tool.equals("gram_get") ? get : context);
+          put("reads." + tool + "." + clients, Map.of("perSecond", s.perSecond(), "p50Ms", s.p50(), "p99Ms", s.p99(), "errors", s.errors()));
+          row(String.format(Locale.ROOT, "| %s over HTTP, %d client%s | %.0f/s | %s | %s | %s |", tool, clients, clients == 1 ? "" : "s",
+              s.perSecond(), Stats.ms(s.p50()), Stats.ms(s.p99()), tool.equals("gram_context") ? "5 entities per call" : "one entity"));
+        }
+      }
+      StdioClient stdio = new StdioClient(server.stdin(), server.stdout(), false);
+      stdio.initialize("bench", "2025-11-25");
+      for (String tool : List.of("gram_get", "gram_context")) {
+        long[] lat = new long[1_000_000];
+        int n = 0;
+        long end = System.nanoTime() + d.toNanos();
+        long t0 = System.nanoTime();
+        while (System.nanoTime() < end && n < lat.length) {
+          VaultGenerator.Doc doc = generated.documents().get(random.nextInt(generated.documents().size()));
+          JsonObject args = tool.equals("gram_get")
+              ? new JsonObject().put("path", doc.path()).put("entity", doc.recordIds().get(random.nextInt(doc.recordIds().size())))
+              : new JsonObject().put("ids", new JsonArray().add(new JsonObject().put("path", doc.path()).put("entity", doc.recordIds().get(0))));
+          long s0 = System.nanoTime();
+          stdio.request("tools/call", new JsonObject().put("name", tool).put("arguments", args));
+          lat[n++] = System.nanoTime() - s0;
+        }
+        Stats s = new Stats(tool + " stdio", n, (System.nanoTime() - t0) / 1e9, Arrays.copyOf(lat, n), 0, 0);
+        put("reads." + tool + ".stdio", Map.of("perSecond", s.perSecond(), "p50Ms", s.p50(), "p99Ms", s.p99()));
+        row(String.format(Locale.ROOT, "| %s over stdio, sequential | %.0f/s | %s | %s | |", tool, s.perSecond(), Stats.ms(s.p50()), Stats.ms(s.p99())));
+      }
+      server.stop();
+    } finally {
+      vertx.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ recall
+
+  static final List<String> QUERIES = List.of("migration decision", "release checklist", "latency budget", "supplier risk",
+      "onboarding", "2026-03", "incident review", "capacity plan", "security audit", "roadmap");
+
+  static void recall(Path dir, int records, Duration d) throws Exception {
+    Path vaultDir = dir.resolve("vault");
+    int perDoc = Math.min(1000, Math.max(10, records / 100));
+    int docs = Math.max(1, records / perDoc);
+    int projects = Math.max(1, (int) Math.sqrt(docs));
+    long g0 = System.nanoTime();
+    generate(vaultDir, new VaultGenerator.Spec(11).projects(projects).documentsPerProject(Math.max(1, docs / projects))
+        .recordsPerDocument(perDoc).placedPerDocument(Math.min(40, perDoc)).revisionsPerDocument(2));
+    double genSecs = (System.nanoTime() - g0) / 1e9;
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    long p0 = System.nanoTime();
+    try (ServerProcess server = ServerProcess.start(dir, "--no-welcome")) {
+      McpHttp http = new McpHttp(vertx, server.mcpUrl(), 80);
+      JsonObject caps;
+      while (true) {
+        caps = await(http.ok("gram_capabilities", new JsonObject()));
+        JsonObject idx = caps.getJsonObject("index");
+        if (idx.getInteger("pendingFiles") == 0 && idx.getInteger("indexedFiles") > 0) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      double buildSecs = (System.nanoTime() - p0) / 1e9;
+      String semantic = caps.getJsonObject("semantic").getString("status");
+      put("recall." + records + ".build", Map.of("documents", caps.getJsonObject("index").getInteger("indexedFiles"),
+          "seconds", buildSecs, "recordsPerSecond", records / buildSecs, "generateSeconds", genSecs, "semantic", semantic));
+      row(String.format(Locale.ROOT, "| index build, %d records (lexical) | %.0f records/s | | | %.1f s from process start; semantic %s |",
+          records, records / buildSecs, buildSecs, semantic));
+      long rssIdle = rssKb(server.pid());
+      for (String mode : List.of("keyword", "exact", "semantic", "hybrid", "auto")) {
+        AtomicInteger q = new AtomicInteger();
+        Stats s = closedLoop(vertx, "recall " + mode, 1, d, c -> () ->
+            http.ok("gram_recall", new JsonObject().put("query", QUERIES.get(q.getAndIncrement() % QUERIES.size())).put("mode", mode))
+                .map(r -> true));
+        put("recall." + records + "." + mode, Map.of("perSecond", s.perSecond(), "p50Ms", s.p50(), "p99Ms", s.p99(), "errors", s.errors()));
+        row(String.format(Locale.ROOT, "| gram_recall %s, %d records | %.0f/s | %s | %s | one client |", mode, records,
+            s.perSecond(), Stats.ms(s.p50()), Stats.ms(s.p99())));
+      }
+      // A write's receipt, then another client's recall: how long until it finds the new record.
+      McpHttp other = new McpHttp(vertx, server.mcpUrl(), 4);
+      JsonObject doc = await(http.ok("gram_create", new JsonObject().put("path", "fresh/visible.gram")
+          .put("base_revision", (Object) null).put("title", "Visibility").put("content", ""))).getJsonObject("doc");
+      long[] visible = new long[20];
+      int firstTry = 0;
+      for (int i = 0; i < visible.length; i++) {
+        String token = "zephyrine" + i + "quokka";
+        JsonObject answer = await(http.ok("gram_patch", patch(doc, "vis-" + i, "vis-" + i)
+            .put("operations", new JsonArray().add(new JsonObject().put("op", "add").put("record", new JsonObject()
+                .put("type", "knowledge").put("id", "vis-" + i).put("fields", new JsonObject().put("t", new JsonArray().add(token))))))));
+        doc.mergeIn(answer.getJsonObject("doc"));
+        long t0 = System.nanoTime();
+        int tries = 0;
+        while (true) {
+          tries++;
+          JsonObject r = await(other.ok("gram_recall", new JsonObject().put("query", token).put("mode", "keyword")));
+          if (r.getJsonArray("hits").encode().contains("vis-" + i)) {
+            break;
+          }
+        }
+        visible[i] = System.nanoTime() - t0;
+        if (tries == 1) {
+          firstTry++;
+        }
+      }
+      Stats vis = new Stats("receipt to recall", visible.length, 1, visible, 0, 0);
+      put("recall." + records + ".readYourWrites", Map.of("p50Ms", vis.p50(), "p99Ms", vis.p99(), "foundOnFirstQuery", firstTry, "of", visible.length));
+      row(String.format(Locale.ROOT, "| receipt → another client's recall finds it, %d records | %d/%d on the first query | %s | %s | |",
+          records, firstTry, visible.length, Stats.ms(vis.p50()), Stats.ms(vis.p99())));
+      long rssAfter = rssKb(server.pid());
+      put("memory." + records, Map.of("rssIdleKb", rssIdle, "rssAfterRecallKb", rssAfter));
+      row(String.format(Locale.ROOT, "| resident memory, %d records | %d MiB idle, %d MiB after recall | | | |", records, rssIdle / 1024, rssAfter / 1024));
+      server.stop();
+    } finally {
+      vertx.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ start
+
+  static void start(Path dir, int documents) throws Exception {
+    Path empty = dir.resolve("empty");
+    Files.createDirectories(empty.resolve("vault"));
+    double emptyMs = timeToToolsList(empty);
+    put("start.empty", Map.of("ms", emptyMs));
+    row(String.format(Locale.ROOT, "| start → first tools/list, empty vault | %.0f ms | | | stdio, JVM start included |", emptyMs));
+    Path big = dir.resolve("big");
+    int projects = Math.max(1, (int) Math.sqrt(documents));
+    generate(big.resolve("vault"), new VaultGenerator.Spec(5).projects(projects).documentsPerProject(documents / projects)
+        .recordsPerDocument(3).revisionsPerDocument(1).placedPerDocument(3).crossLinkShare(0).relationShare(0).cycles(false));
+    double bigMs = timeToToolsList(big);
+    put("start.documents", Map.of("documents", documents, "ms", bigMs));
+    row(String.format(Locale.ROOT, "| start → first tools/list, %d documents | %.0f ms | | | the handshake does not wait for loading or indexing |", documents, bigMs));
+  }
+
+  /** Starts the jar over stdio and sends initialize and tools/list at once; times the answer. */
+  static double timeToToolsList(Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("index"));
+    List<String> cmd = ServerProcess.command(dir.resolve("vault"), dir.resolve("index"), "--no-http", "--no-welcome");
+    long t0 = System.nanoTime();
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    OutputStream in = p.getOutputStream();
+    JsonObject init = new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", "initialize").put("params",
+        new JsonObject().put("protocolVersion", "2025-11-25").put("capabilities", new JsonObject())
+            .put("clientInfo", new JsonObject().put("name", "bench").put("version", "1")));
+    in.write((init.encode() + "\n").getBytes(StandardCharsets.UTF_8));
+    in.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n".getBytes(StandardCharsets.UTF_8));
+    in.write("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n".getBytes(StandardCharsets.UTF_8));
+    in.flush();
+    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    String line;
+    double ms = Double.NaN;
+    while ((line = out.readLine()) != null) {
+      if (line.contains("\"id\":2")) {
+        ms = (System.nanoTime() - t0) / 1e6;
+        break;
+      }
+    }
+    in.close();
+    p.waitFor(30, TimeUnit.SECONDS);
+    p.destroyForcibly();
+    return ms;
+  }
+
+  // ------------------------------------------------------------------ plumbing
+
+  /**
+   * {@code clients} loops, each starting its next operation when the last one finished, for
+   * {@code d}. An operation's future is true when it counts (a commit, an answer) and false for
+   * an expected miss (a conflict), which is counted in {@link Stats#extra()}.
+   */
+  static Stats closedLoop(Vertx vertx, String name, int clients, Duration d, IntFunction<Supplier<Future<Boolean>>> perClient)
+      throws InterruptedException {
+    // Warm the server's JIT on the same work first: the first seconds of a JVM measure the
+    // compiler, not the code.
+    // The same clients in both phases: a writer keeps the revision it last saw.
+    List<Supplier<Future<Boolean>>> ops = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      ops.add(perClient.apply(c));
+    }
+    run(vertx, name, ops, Duration.ofSeconds(Integer.getInteger("bench.warmup", 3)));
+    return run(vertx, name, ops, d);
+  }
+
+  private static Stats run(Vertx vertx, String name, List<Supplier<Future<Boolean>>> ops, Duration d)
+      throws InterruptedException {
+    int clients = ops.size();
+    AtomicBoolean stop = new AtomicBoolean();
+    long[] lat = new long[4_000_000];
+    AtomicInteger n = new AtomicInteger();
+    AtomicLong counted = new AtomicLong();
+    AtomicLong missed = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    CountDownLatch done = new CountDownLatch(clients);
+    long start = System.nanoTime();
+    for (Supplier<Future<Boolean>> op : ops) {
+      vertx.runOnContext(v -> loop(op, stop, lat, n, counted, missed, errors, done));
+    }
+    Thread.sleep(d.toMillis());
+    stop.set(true);
+    done.await(60, TimeUnit.SECONDS);
+    double secs = (System.nanoTime() - start) / 1e9;
+    int total = Math.min(n.get(), lat.length);
+    return new Stats(name, counted.get(), secs, Arrays.copyOf(lat, total), errors.get(), missed.get());
+  }
+
+  private static void loop(Supplier<Future<Boolean>> op, AtomicBoolean stop, long[] lat, AtomicInteger n,
+      AtomicLong counted, AtomicLong missed, AtomicLong errors, CountDownLatch done) {
+    if (stop.get()) {
+      done.countDown();
+      return;
+    }
+    long t0 = System.nanoTime();
+    Future<Boolean> f;
+    try {
+      f = op.get();
+    } catch (RuntimeException e) {
+      f = Future.failedFuture(e);
+    }
+    f.onComplete(ar -> {
+      int i = n.getAndIncrement();
+      if (i < lat.length) {
+        lat[i] = System.nanoTime() - t0;
+      }
+      if (ar.failed()) {
+        if (errors.incrementAndGet() <= 3) {
+          System.err.println("bench: " + ar.cause().getMessage());
+        }
+      } else if (ar.result()) {
+        counted.incrementAndGet();
+      } else {
+        missed.incrementAndGet();
+      }
+      loop(op, stop, lat, n, counted, missed, errors, done);
+    });
+  }
+
+  static VaultGenerator.Result generate(Path vaultDir, VaultGenerator.Spec spec) throws Exception {
+    Files.createDirectories(vaultDir);
+    Vault vault = new Vault(new PathResolver(vaultDir, List.of()), new PatchOps(), Clock.systemUTC(), 8);
+    vault.start().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    VaultGenerator.Result r = VaultGenerator.generate(vault, spec);
+    vault.close().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    return r;
+  }
+
+  static <T> T await(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+  }
+
+  static long rssKb(long pid) {
+    try {
+      for (String l : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (l.startsWith("VmRSS:")) {
+          return Long.parseLong(l.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  static Map<String, Object> machine() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("cores", Runtime.getRuntime().availableProcessors());
+    m.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+    m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+    try {
+      for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (l.startsWith("model name")) {
+          m.put("cpu", l.substring(l.indexOf(':') + 1).strip());
+          break;
+        }
+      }
+      m.put("loadAverage", Files.readString(Path.of("/proc/loadavg")).strip());
+    } catch (IOException ignored) {
+      // not Linux: leave it out
+    }
+    return m;
+  }
+
+  static void put(String key, Object value) {
+    RESULTS.put(key, value);
+  }
+
+  static void row(String line) {
+    TABLE.add(line);
+    System.err.println(line);
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+}

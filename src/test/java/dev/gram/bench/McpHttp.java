@@ -1,0 +1,78 @@
+package dev.gram.bench;
+
+import dev.gram.testing.StdioClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A non-blocking MCP client for benchmarks: stateless 2026-07-28 {@code tools/call} requests over
+ * Streamable HTTP, on a Vert.x HTTP client with a keep-alive pool. Non-blocking so that the load
+ * generator measures the server rather than its own thread hand-offs.
+ */
+final class McpHttp {
+  private final HttpClient client;
+  private final URI mcp;
+  private final AtomicLong ids = new AtomicLong();
+  private final JsonObject meta = StdioClient.modernMeta("bench");
+
+  McpHttp(Vertx vertx, URI mcp, int connections) {
+    this.mcp = mcp;
+    this.client =
+        vertx.createHttpClient(
+            new HttpClientOptions()
+                .setKeepAlive(true)
+                .setDefaultHost(mcp.getHost())
+                .setDefaultPort(mcp.getPort()),
+            new PoolOptions().setHttp1MaxSize(connections));
+  }
+
+  /** The call's {@code result}: {@code structuredContent} and {@code isError}. */
+  Future<JsonObject> call(String tool, JsonObject arguments) {
+    JsonObject body =
+        new JsonObject()
+            .put("jsonrpc", "2.0")
+            .put("id", ids.incrementAndGet())
+            .put("method", "tools/call")
+            .put("params", new JsonObject().put("name", tool).put("arguments", arguments).put("_meta", meta));
+    RequestOptions options =
+        new RequestOptions()
+            .setMethod(HttpMethod.POST)
+            .setURI(mcp.getPath())
+            .putHeader("Content-Type", "application/json")
+            .putHeader("Accept", "application/json, text/event-stream")
+            .putHeader("MCP-Protocol-Version", "2026-07-28")
+            .putHeader("Mcp-Method", "tools/call")
+            .putHeader("Mcp-Name", tool);
+    return client
+        .request(options)
+        .compose(req -> req.send(Buffer.buffer(body.encode())))
+        .compose(resp -> resp.statusCode() == 200 ? resp.body() : Future.failedFuture("HTTP " + resp.statusCode()))
+        .map(b -> {
+          JsonObject msg = b.toJsonObject();
+          JsonObject result = msg.getJsonObject("result");
+          if (result == null) {
+            throw new IllegalStateException("JSON-RPC error " + msg.getValue("error"));
+          }
+          return result;
+        });
+  }
+
+  /** The structured content of a successful call; fails on a tool error. */
+  Future<JsonObject> ok(String tool, JsonObject arguments) {
+    return call(tool, arguments).map(r -> {
+      if (Boolean.TRUE.equals(r.getBoolean("isError"))) {
+        throw new IllegalStateException(tool + " failed: " + r.getJsonObject("structuredContent").encode());
+      }
+      return r.getJsonObject("structuredContent");
+    });
+  }
+}

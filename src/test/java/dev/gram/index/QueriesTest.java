@@ -1,0 +1,41 @@
+package dev.gram.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class QueriesTest {
+  static int dates(String q) {
+    return Queries.dates(q).spans().size();
+  }
+
+  @Test
+  void datesInAQueryAreDaysMonthsAndYearsStandingAlone() {
+    assertThat(dates("2026-10-12")).isEqualTo(1);
+    assertThat(dates("launch 2026-10")).isEqualTo(1);
+    assertThat(dates("2026")).isEqualTo(1);
+    assertThat(dates("from 2025-12 to 2026-01-31.")).isEqualTo(2);
+    assertThat(Queries.dates("outage 2026-03 recap").rest().strip()).isEqualTo("outage   recap".strip());
+    // Not dates: other numbers, impossible months, parts of ids and versions, times.
+    assertThat(dates("4096 tokens")).isZero();
+    assertThat(dates("2026-13")).isZero();
+    assertThat(dates("release-2026")).isZero();
+    assertThat(dates("v2026.1")).isZero();
+    assertThat(dates("2026-10-12T10:00")).isZero();
+  }
+
+  @Test
+  void keywordWordsKeepTheWordAndItsStemAndDropQuestionWords() {
+    List<Queries.Word> w = Queries.words("Who migrated the databases?");
+    assertThat(w).extracting(Queries.Word::term).containsExactly("migrated", "databases");
+    assertThat(w).extracting(Queries.Word::stem).containsExactly("migrat", "databas");
+    // A query of stop words alone is still searched.
+    assertThat(Queries.words("the who")).extracting(Queries.Word::term).containsExactly("the", "who");
+  }
+
+  @Test
+  void exactTermsAreLowercaseWordsWithPunctuationAsSeparators() {
+    assertThat(Queries.exactTerms("Lunar-Migration, d_4f2 v1.2 Café")).containsExactly("lunar", "migration", "d_4f2", "v1.2", "café");
+  }
+}
