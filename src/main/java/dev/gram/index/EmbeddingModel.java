@@ -72,6 +72,25 @@ public final class EmbeddingModel {
     return f;
   }
 
+  /**
+   * Waits, at most {@code timeout}, for a load already under way to end. The process must not
+   * exit while ONNX Runtime is creating its session: its native code then crashes the JVM on the
+   * way out (SIGSEGV, exit status 134) instead of letting it end cleanly.
+   */
+  public static void awaitLoadIfStarted(java.time.Duration timeout) {
+    CompletableFuture<Encoder> f = shared;
+    if (f == null || f.isDone()) {
+      return;
+    }
+    try {
+      f.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // Failed or still loading: nothing more to wait for here.
+    }
+  }
+
   /** Loads the model and checks it answers: one sentence in, one finite unit vector out. */
   static Encoder load() throws Exception {
     long t0 = System.nanoTime();

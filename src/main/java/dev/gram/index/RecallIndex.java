@@ -832,6 +832,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     embedQueue.wake();
     join(rebuilder);
     join(embedder);
+    EmbeddingModel.awaitLoadIfStarted(java.time.Duration.ofSeconds(20));
     ticker.shutdownNow();
     searchPool.shutdown();
     try {

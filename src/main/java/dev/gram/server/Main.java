@@ -1,5 +1,6 @@
 package dev.gram.server;
 
+import io.vertx.core.Future;
 import java.io.PrintStream;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -40,10 +41,17 @@ public final class Main {
       err.println("gram-mcp " + GramServer.version());
       return;
     }
+    Future<GramServer> started = GramServer.start(config);
     AtomicReference<GramServer> running = new AtomicReference<>();
-    Runtime.getRuntime()
-        .addShutdownHook(new Thread(() -> onSignal(running.get()), "gram-shutdown"));
-    GramServer.start(config)
+    // SIGTERM and SIGINT are handled here rather than by letting them start the JVM's shutdown:
+    // shutdown hooks run all at once, and ONNX Runtime's hook frees its native environment while
+    // the embedding model may still be using it (a SIGSEGV instead of a clean exit 0). Handled
+    // here, the server stops first and the JVM's hooks run after it, when nothing is in flight.
+    if (!handleSignals(started)) {
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> onSignal(running.get()), "gram-shutdown"));
+    }
+    started
         .onSuccess(
             server -> {
               running.set(server);
@@ -75,12 +83,40 @@ public final class Main {
     Runtime.getRuntime().halt(0);
   }
 
+  /**
+   * Installs SIGTERM/SIGINT handlers that stop the server (once it has started: a signal during
+   * start waits for it), then exit 0; false if the JVM does not allow it.
+   */
+  private static boolean handleSignals(Future<GramServer> started) {
+    try {
+      for (String name : new String[] {"TERM", "INT"}) {
+        sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> {
+          LOG.info("SIG{}: stopping", name);
+          started.onComplete(ar -> {
+            if (ar.succeeded()) {
+              ar.result().stop().onComplete(done -> exit(0));
+            } else {
+              exit(0);
+            }
+          });
+        });
+      }
+      return true;
+    } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
+      LOG.debug("no signal handling ({}); relying on a shutdown hook", e.toString());
+      return false;
+    }
+  }
+
   private static void exit(int status) {
     if (SIGNALLED.get()) {
       // The shutdown hook is waiting for the server and ends the process itself.
       return;
     }
     EXITING.set(true);
+    // The JVM's shutdown hooks include ONNX Runtime's, which frees the native environment: never
+    // while the embedding model is still being created with it.
+    dev.gram.index.EmbeddingModel.awaitLoadIfStarted(java.time.Duration.ofSeconds(20));
     System.exit(status);
   }
 }
