@@ -148,15 +148,28 @@ final class Queries {
     return out;
   }
 
-  /** The keyword query; {@code reader} tells which words are unknown (looked up fuzzily). */
-  static Query keyword(String query, IndexReader reader) throws IOException {
+  /**
+   * The keyword query; {@code reader} tells which words are unknown (looked up fuzzily). With
+   * {@code allWords}, a unit must match every word of the query (each as written, by its stem,
+   * or, when unknown, fuzzily); otherwise any word will do and more words rank higher.
+   */
+  static Query keyword(String query, IndexReader reader, boolean allWords) throws IOException {
     Dates d = dates(query);
     BooleanQuery.Builder main = new BooleanQuery.Builder();
     boolean any = false;
     List<Word> words = words(d.rest());
-    for (Word w : words) {
-      main.add(wordQuery(w, reader), Occur.SHOULD);
+    if (allWords && words.size() >= 2) {
+      BooleanQuery.Builder all = new BooleanQuery.Builder();
+      for (Word w : words) {
+        all.add(wordQuery(w, reader), Occur.MUST);
+      }
+      main.add(all.build(), Occur.MUST);
       any = true;
+    } else {
+      for (Word w : words) {
+        main.add(wordQuery(w, reader), Occur.SHOULD);
+        any = true;
+      }
     }
     for (String t : exactTerms(d.rest())) {
       main.add(new BoostQuery(new TermQuery(new Term(Schema.IDENT, t)), ID_BOOST), Occur.SHOULD);

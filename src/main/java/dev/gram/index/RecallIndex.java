@@ -596,14 +596,14 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
         case HYBRID:
           {
             int depth = Math.max(need, FUSE_DEPTH);
-            List<Cand> lex = lexical(s, Queries.keyword(req.query(), s.getIndexReader()), filter, depth);
+            List<Cand> lex = keywordHits(s, req.query(), filter, depth);
             List<Cand> sem = vector(s, qv, filter, depth);
             ranked = fuse(lex, sem);
             break;
           }
         case KEYWORD:
         default:
-          ranked = lexical(s, Queries.keyword(req.query(), s.getIndexReader()), filter, need);
+          ranked = keywordHits(s, req.query(), filter, need);
           used = RecallRequest.Mode.KEYWORD;
           break;
       }
@@ -677,6 +677,17 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   static volatile int autoHybridWords = 3;
 
   /** Ranked, collapsed (one per entity) lexical candidates, refilling past filtered-out ones. */
+  /**
+   * Keyword hits: the units that match every word of the query; when none does, the units that
+   * match some of them, best first. A search for "lunar migration evidence" should not answer
+   * with the migration decision that never mentions evidence, but a query with one stray word
+   * should still find something.
+   */
+  private List<Cand> keywordHits(IndexSearcher s, String query, Query filter, int need) throws IOException {
+    List<Cand> all = lexical(s, Queries.keyword(query, s.getIndexReader(), true), filter, need);
+    return all.isEmpty() ? lexical(s, Queries.keyword(query, s.getIndexReader(), false), filter, need) : all;
+  }
+
   private List<Cand> lexical(IndexSearcher s, Query q, Query filter, int need) throws IOException {
     Query fq = Queries.filtered(q, filter);
     int n = Math.max(need * 2, 20);

@@ -30,28 +30,7 @@ class ConformanceIT {
    * from the contract, reported and waiting for a decision; it is not a way to make a red case
    * green. An entry that starts passing should be removed.
    */
-  static final Map<String, String> KNOWN_DEVIATIONS =
-      Map.of(
-          "errors/STALE_REVISION-artifact-changed",
-          "the file watcher may adopt the other program's edit as an external revision before"
-              + " the patch arrives; the patch is then refused with \"Accepted revision or hash"
-              + " changed\"; only a patch that beats the watcher gets \"Artifact changed during"
-              + " transaction\" (it went the watcher's way in 2 of my first 5 runs, in none of about 70 since)",
-          "gram_recall/contract-request-in-folder",
-          "keyword mode also returns d1 (\"Lunar migration decision\", which lacks \"evidence\");"
-              + " the contract's real result for the same document and query has only the"
-              + " section hit and e1");
-
-  /**
-   * Contract tools not merged into main yet. Cases that call them fail with "the server does not
-   * offer …", and the two cases that count all 15 tools fail too; both are allowed only while a
-   * tool is listed here. The IT checks that the server offers exactly the other tools, so this
-   * list must shrink as tools land.
-   */
-  static final Set<String> NOT_YET_MERGED = Set.of();
-
-  /** Cases that check the whole list of 15 tools. */
-  static final Set<String> COUNTING_ALL_TOOLS = Set.of("protocol/tools-list", "gram_capabilities/contract-request");
+  static final Map<String, String> KNOWN_DEVIATIONS = Map.of();
 
   @TempDir Path tmp;
 
@@ -155,11 +134,10 @@ class ConformanceIT {
       }
     }
     Set<String> expectedTools = new TreeSet<>(ToolRegistry.CONTRACT_ORDER);
-    expectedTools.removeAll(NOT_YET_MERGED);
     String context = "over " + combination + ":\n" + report
         + (serverLog != null && Files.exists(serverLog) ? "\nserver stderr:\n" + tail(Files.readString(serverLog)) : "");
     assertThat(new TreeSet<>(summary.offered()))
-        .as("the tools the server offers: the contract's minus NOT_YET_MERGED (update that list as tools land) " + context)
+        .as("the tools the server offers: the contract's 15 " + context)
         .isEqualTo(expectedTools);
     assertThat(summary.skips()).as("cases skipped although the server provides what they need " + context).isEmpty();
     assertThat(unexpected).as("failed cases " + context).isEmpty();
@@ -167,26 +145,10 @@ class ConformanceIT {
     assertThat(report.strip()).endsWith(summary.passed() + " passed, " + summary.failed() + " failed");
   }
 
-  /** A failure that is a listed known deviation, or follows from a tool not merged yet. */
+  /** A failure that is a listed known deviation. */
   private static boolean allowed(String failLine) {
     String name = failLine.substring("FAIL ".length(), failLine.indexOf(": "));
-    if (KNOWN_DEVIATIONS.containsKey(name)) {
-      return true;
-    }
-    if (!NOT_YET_MERGED.isEmpty() && COUNTING_ALL_TOOLS.contains(name)) {
-      return true;
-    }
-    String marker = "the server does not offer ";
-    int at = failLine.indexOf(marker);
-    if (at < 0) {
-      return false;
-    }
-    for (String tool : failLine.substring(at + marker.length()).split(", ")) {
-      if (!NOT_YET_MERGED.contains(tool.trim())) {
-        return false;
-      }
-    }
-    return true;
+    return KNOWN_DEVIATIONS.containsKey(name);
   }
 
   private static String tail(String s) {
