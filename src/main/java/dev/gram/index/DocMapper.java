@@ -273,8 +273,51 @@ final class DocMapper {
     Vectors NONE = k -> null;
   }
 
-  /** The Lucene documents of one vault document, and how many of its units lack a vector. */
-  record Mapped(List<Document> docs, int units, int missingVectors) {}
+  /**
+   * The Lucene documents of one vault document (the meta document first), their keys and what
+   * they were made from (same order), and how many of its units lack a vector.
+   */
+  record Mapped(List<Document> docs, List<String> keys, List<Object> signatures, int units, int missingVectors) {}
+
+  /**
+   * One unit of a document as the index will hold it: its key, and what its Lucene document is
+   * made from. Two plans with equal signatures make the same Lucene document (but for the
+   * vector), so a commit need not rewrite it. Records are immutable and shared between the states
+   * of a document, so for an unchanged record the comparison is one identity check.
+   */
+  record Planned(String key, Object signature, Unit unit) {}
+
+  static String metaKey(String path) {
+    return path + "\u0000" + Schema.KIND_META;
+  }
+
+  /** The units of a document with their keys and signatures, without building any document. */
+  static List<Planned> plan(String path, GramDocument doc) {
+    String docTitle = doc.title().isEmpty() ? doc.id() : doc.title();
+    List<Planned> out = new ArrayList<>();
+    java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+    for (Unit u : units(doc)) {
+      if (Schema.KIND_RECORD.equals(u.kind())) {
+        out.add(new Planned(path + "\u0000" + u.kind() + "\u0000" + u.entityId(), u.record(), u));
+      } else {
+        String base = path + "\u0000" + u.kind() + "\u0000" + u.entityId() + "\u0000" + u.chunkKey();
+        String key = base + "\u0000" + seen.merge(base, 1, Integer::sum);
+        out.add(new Planned(key, List.of(docTitle, String.valueOf(u.context()), u.text(), u.scopes()), u));
+      }
+    }
+    return out;
+  }
+
+  /** The meta document: the fingerprint of what the index holds for a path. */
+  static Document meta(String path, int rev, String hash) {
+    Document meta = new Document();
+    meta.add(new StringField(Schema.UKEY, metaKey(path), Store.NO));
+    meta.add(new StringField(Schema.PATH, path, Store.YES));
+    meta.add(new StringField(Schema.KIND, Schema.KIND_META, Store.YES));
+    meta.add(new StoredField(Schema.REV, rev));
+    meta.add(new StoredField(Schema.HASH, hash));
+    return meta;
+  }
 
   /**
    * The block of Lucene documents for a readable document: the meta document first, then one per
@@ -282,64 +325,73 @@ final class DocMapper {
    */
   static Mapped map(String path, int rev, String hash, GramDocument doc, Vectors vectors) {
     List<Document> docs = new ArrayList<>();
-    Document meta = new Document();
-    meta.add(new StringField(Schema.PATH, path, Store.YES));
-    meta.add(new StringField(Schema.KIND, Schema.KIND_META, Store.YES));
-    meta.add(new StoredField(Schema.REV, rev));
-    meta.add(new StoredField(Schema.HASH, hash));
-    docs.add(meta);
+    List<String> keys = new ArrayList<>();
+    List<Object> signatures = new ArrayList<>();
+    docs.add(meta(path, rev, hash));
+    keys.add(metaKey(path));
+    signatures.add(rev + " " + hash);
     List<String> folders = folders(path);
     String docTitle = doc.title().isEmpty() ? doc.id() : doc.title();
     int missing = 0;
-    List<Unit> units = units(doc);
-    for (Unit u : units) {
-      Document d = new Document();
-      d.add(new StringField(Schema.PATH, path, Store.YES));
-      d.add(new StringField(Schema.KIND, u.kind(), Store.YES));
-      d.add(new StoredField(Schema.REV, rev));
-      d.add(new StoredField(Schema.HASH, hash));
-      for (String f : folders) {
-        d.add(new StringField(Schema.FOLDER, f, Store.NO));
-      }
-      d.add(new StringField(Schema.TYPE, u.type(), Store.YES));
-      d.add(new StringField(Schema.EID, u.entityId(), Store.YES));
-      d.add(new TextField(Schema.IDENT, u.entityId(), Store.NO));
-      d.add(new StoredField(Schema.STITLE, u.title()));
-      if (u.status() != null) {
-        d.add(new StoredField(Schema.STATUS, u.status()));
-      }
-      for (String s : u.scopes()) {
-        d.add(new StringField(Schema.SCOPE, s, Store.NO));
-      }
-      if (Schema.KIND_RECORD.equals(u.kind())) {
-        d.add(new TextField(Schema.TITLE, u.title(), Store.NO));
-        d.add(new TextField(Schema.TITLE_X, u.title(), Store.NO));
-        addDates(d, u.record());
-      } else {
-        d.add(new TextField(Schema.DTITLE, docTitle, Store.NO));
-        d.add(new TextField(Schema.TITLE_X, docTitle, Store.NO));
-        if (u.context() != null) {
-          d.add(new StoredField(Schema.CONTEXT, u.context()));
-          d.add(new TextField(Schema.HEADING, u.context(), Store.NO));
-          d.add(new TextField(Schema.HEADING_X, u.context(), Store.NO));
-        }
-      }
-      for (String t : u.text()) {
-        d.add(new TextField(Schema.TEXT, t, Store.NO));
-        d.add(new TextField(Schema.TEXT_X, t, Store.NO));
-      }
-      d.add(new StringField(Schema.CHUNK, u.chunkKey(), Store.YES));
-      float[] v = vectors.get(u.chunkKey());
-      if (v != null) {
-        d.add(new KnnFloatVectorField(Schema.VECTOR, v, VectorSimilarityFunction.DOT_PRODUCT));
-        d.add(new StringField(Schema.EMBEDDED, "1", Store.NO));
-      } else {
-        d.add(new StringField(Schema.EMBEDDED, "0", Store.NO));
+    List<Planned> plan = plan(path, doc);
+    for (Planned p : plan) {
+      Document d = document(path, p, folders, docTitle, vectors);
+      if (!d.getField(Schema.EMBEDDED).stringValue().equals("1")) {
         missing++;
       }
       docs.add(d);
+      keys.add(p.key());
+      signatures.add(p.signature());
     }
-    return new Mapped(docs, units.size(), missing);
+    return new Mapped(docs, keys, signatures, plan.size(), missing);
+  }
+
+  /** The Lucene document of one unit. */
+  static Document document(String path, Planned p, List<String> folders, String docTitle, Vectors vectors) {
+    Unit u = p.unit();
+    Document d = new Document();
+    d.add(new StringField(Schema.UKEY, p.key(), Store.NO));
+    d.add(new StringField(Schema.PATH, path, Store.YES));
+    d.add(new StringField(Schema.KIND, u.kind(), Store.YES));
+    for (String f : folders) {
+      d.add(new StringField(Schema.FOLDER, f, Store.NO));
+    }
+    d.add(new StringField(Schema.TYPE, u.type(), Store.YES));
+    d.add(new StringField(Schema.EID, u.entityId(), Store.YES));
+    d.add(new TextField(Schema.IDENT, u.entityId(), Store.NO));
+    d.add(new StoredField(Schema.STITLE, u.title()));
+    if (u.status() != null) {
+      d.add(new StoredField(Schema.STATUS, u.status()));
+    }
+    for (String s : u.scopes()) {
+      d.add(new StringField(Schema.SCOPE, s, Store.NO));
+    }
+    if (Schema.KIND_RECORD.equals(u.kind())) {
+      d.add(new TextField(Schema.TITLE, u.title(), Store.NO));
+      d.add(new TextField(Schema.TITLE_X, u.title(), Store.NO));
+      addDates(d, u.record());
+    } else {
+      d.add(new TextField(Schema.DTITLE, docTitle, Store.NO));
+      d.add(new TextField(Schema.TITLE_X, docTitle, Store.NO));
+      if (u.context() != null) {
+        d.add(new StoredField(Schema.CONTEXT, u.context()));
+        d.add(new TextField(Schema.HEADING, u.context(), Store.NO));
+        d.add(new TextField(Schema.HEADING_X, u.context(), Store.NO));
+      }
+    }
+    for (String t : u.text()) {
+      d.add(new TextField(Schema.TEXT, t, Store.NO));
+      d.add(new TextField(Schema.TEXT_X, t, Store.NO));
+    }
+    d.add(new StringField(Schema.CHUNK, u.chunkKey(), Store.YES));
+    float[] v = vectors.get(u.chunkKey());
+    if (v != null) {
+      d.add(new KnnFloatVectorField(Schema.VECTOR, v, VectorSimilarityFunction.DOT_PRODUCT));
+      d.add(new StringField(Schema.EMBEDDED, "1", Store.NO));
+    } else {
+      d.add(new StringField(Schema.EMBEDDED, "0", Store.NO));
+    }
+    return d;
   }
 
   /**

@@ -197,6 +197,16 @@ final class LiveIndex implements AutoCloseable {
     return writer.updateDocuments(new Term(Schema.PATH, path), docs);
   }
 
+  /** Replaces the one Lucene document of that key; returns the change's sequence number. */
+  long replaceUnit(String key, Document doc) throws IOException {
+    return writer.updateDocument(new Term(Schema.UKEY, key), doc);
+  }
+
+  /** Removes the one Lucene document of that key; returns the change's sequence number. */
+  long deleteUnit(String key) throws IOException {
+    return writer.deleteDocuments(new Term(Schema.UKEY, key));
+  }
+
   /** Removes a document's block; returns the change's sequence number. */
   long delete(String path) throws IOException {
     return writer.deleteDocuments(new Term(Schema.PATH, path));

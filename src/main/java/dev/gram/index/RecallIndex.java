@@ -107,10 +107,26 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   private final WorkQueue rebuildQueue = new WorkQueue();
   private final WorkQueue embedQueue = new WorkQueue();
   private final VectorCache cache = new VectorCache(8_192);
+  /**
+   * What this process last wrote for each document: unit key → content signature. A commit then
+   * rewrites only the units whose signature changed (and the meta document); a document this
+   * process has not written yet is written whole.
+   */
+  private final ConcurrentHashMap<String, Map<String, Object>> written = new ConcurrentHashMap<>();
   private final ExecutorService searchPool;
   private final ScheduledExecutorService ticker;
   private final Thread rebuilder;
   private final Thread embedder;
+  /**
+   * Commits waiting to be indexed, the newest snapshot per path. A commit only queues its
+   * snapshot here (the receipt does not wait for Lucene); a recall waits until every commit
+   * queued before it arrived is in the index. Many commits to one document meanwhile cost one
+   * indexing of its latest state.
+   */
+  private final Map<String, DocSnapshot> live = new LinkedHashMap<>();
+  private final Thread liveWriter;
+  private long liveQueued;
+  private long liveApplied;
   private final Progress progress;
   private final long rebuildDelayMs;
   private volatile int embedded;
@@ -134,6 +150,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     this.progress = new Progress(() -> rebuildQueue.size() + (rebuilding ? 1 : 0));
     this.rebuilder = daemon(this::rebuildLoop, "gram-index-rebuild");
     this.embedder = daemon(this::embedLoop, "gram-embed");
+    this.liveWriter = daemon(this::liveLoop, "gram-index-live");
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -208,6 +225,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     }
     rebuilder.start();
     embedder.start();
+    liveWriter.start();
     ticker.scheduleWithFixedDelay(progress::tick, 250, 250, TimeUnit.MILLISECONDS);
     LOG.info("search index at {}{}", index.location(), index.rebuilt() ? " (rebuilt from the vault)" : "");
   }
@@ -243,7 +261,53 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
       }
       return;
     }
-    apply(path, snapshot, true);
+    synchronized (live) {
+      live.remove(path);
+      live.put(path, snapshot);
+      liveQueued++;
+      live.notifyAll();
+    }
+  }
+
+  /** Indexes queued commits, newest state per document, and lets waiting recalls go. */
+  private void liveLoop() {
+    while (!closed) {
+      Map<String, DocSnapshot> batch;
+      long upTo;
+      synchronized (live) {
+        while (live.isEmpty() && !closed) {
+          try {
+            live.wait(200);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        batch = new LinkedHashMap<>(live);
+        live.clear();
+        upTo = liveQueued;
+      }
+      for (Map.Entry<String, DocSnapshot> e : batch.entrySet()) {
+        apply(e.getKey(), e.getValue(), true);
+      }
+      synchronized (live) {
+        liveApplied = Math.max(liveApplied, upTo);
+        live.notifyAll();
+      }
+    }
+  }
+
+  /** Waits until every commit queued before {@code ticket} was taken is in the index. */
+  private void awaitLiveApplied(long ticket, long maxMs) throws InterruptedException {
+    long deadline = System.nanoTime() + maxMs * 1_000_000L;
+    synchronized (live) {
+      while (liveApplied < ticket && !closed) {
+        long left = (deadline - System.nanoTime()) / 1_000_000L;
+        if (left <= 0) {
+          return;
+        }
+        live.wait(left);
+      }
+    }
   }
 
   /** Brings one document's block up to date with {@code s} (null: the document is gone). */
@@ -257,9 +321,11 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
           noteSeq(index.delete(path), live);
           removeEntry(path);
         }
+        written.remove(path);
         return;
       }
       if (s.state() == null) {
+        written.remove(path);
         if (e == null || e.status() != Status.FAILED) {
           noteSeq(index.delete(path), live);
           setEntry(path, new Entry(Status.FAILED, s.rev(), s.hash()));
@@ -273,10 +339,18 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
         }
         return;
       }
-      DocMapper.Mapped m = DocMapper.map(path, s.rev(), s.hash(), s.state(), vectorsFor(path));
-      noteSeq(index.replace(path, m.docs()), live);
+      Map<String, Object> known = written.get(path);
+      int missing;
+      if (live && known != null) {
+        missing = applyChanges(path, s, known);
+      } else {
+        DocMapper.Mapped m = DocMapper.map(path, s.rev(), s.hash(), s.state(), vectorsFor(path));
+        noteSeq(index.replace(path, m.docs()), live);
+        written.put(path, signatures(m));
+        missing = m.missingVectors();
+      }
       setEntry(path, new Entry(Status.INDEXED, s.rev(), s.hash()));
-      if (m.missingVectors() > 0 && semantic.wanted()) {
+      if (missing > 0 && semantic.wanted()) {
         embedQueue.add(path);
       }
     } catch (IOException | RuntimeException ex) {
@@ -286,6 +360,48 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Rewrites the units of a committed document whose content changed, removes the ones that are
+   * gone, and rewrites the meta document (its revision and hash). A commit that adds one record to
+   * a document of a thousand touches two Lucene documents, not a thousand and one. Returns how
+   * many of the rewritten units lack a vector.
+   */
+  private int applyChanges(String path, DocSnapshot s, Map<String, Object> known) throws IOException {
+    List<DocMapper.Planned> plan = DocMapper.plan(path, s.state());
+    Map<String, Object> next = new HashMap<>(plan.size() * 2 + 2);
+    long seq = index.replaceUnit(DocMapper.metaKey(path), DocMapper.meta(path, s.rev(), s.hash()));
+    next.put(DocMapper.metaKey(path), s.rev() + " " + s.hash());
+    List<String> folders = DocMapper.folders(path);
+    String docTitle = s.state().title().isEmpty() ? s.state().id() : s.state().title();
+    int missing = 0;
+    for (DocMapper.Planned p : plan) {
+      next.put(p.key(), p.signature());
+      if (!Objects.equals(p.signature(), known.get(p.key()))) {
+        Document d = DocMapper.document(path, p, folders, docTitle, cache::get);
+        seq = Math.max(seq, index.replaceUnit(p.key(), d));
+        if ("0".equals(d.getField(Schema.EMBEDDED).stringValue())) {
+          missing++;
+        }
+      }
+    }
+    for (String key : known.keySet()) {
+      if (!next.containsKey(key)) {
+        seq = Math.max(seq, index.deleteUnit(key));
+      }
+    }
+    written.put(path, next);
+    noteSeq(seq, true);
+    return missing;
+  }
+
+  private static Map<String, Object> signatures(DocMapper.Mapped m) {
+    Map<String, Object> out = new HashMap<>(m.keys().size() * 2);
+    for (int i = 0; i < m.keys().size(); i++) {
+      out.put(m.keys().get(i), m.signatures().get(i));
+    }
+    return out;
   }
 
   private void noteSeq(long seq, boolean live) {
@@ -438,6 +554,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
           && en != null && en.status() == Status.INDEXED && en.matches(s)) {
         DocMapper.Mapped m = DocMapper.map(path, s.rev(), s.hash(), s.state(), have::get);
         index.replace(path, m.docs());
+        written.put(path, signatures(m));
       }
     } finally {
       lock.unlock();
@@ -560,8 +677,14 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
    * every write whose receipt was returned before this call is found.
    */
   public Future<RecallResult> recall(RecallRequest req) {
-    long gen = index.liveGeneration();
-    return Async.run(searchPool, () -> search(req, gen));
+    long ticket;
+    synchronized (live) {
+      ticket = liveQueued;
+    }
+    return Async.run(searchPool, () -> {
+      awaitLiveApplied(ticket, VISIBLE_WAIT_MS);
+      return search(req, index.liveGeneration());
+    });
   }
 
   /** A candidate hit: the best Lucene document of one entity, and its score. */
@@ -790,16 +913,21 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
         cos = dot;
       }
     }
+    // Units keep no revision of their own (an unchanged unit is not rewritten by a commit): the
+    // document's identity is what the index holds for the whole document.
+    String path = d.get(Schema.PATH);
+    Entry e = entries.get(path);
+    DocSnapshot now = e == null ? vault.peek(path) : null;
     return new RecallResult.Hit(
-        d.get(Schema.PATH),
+        path,
         d.get(Schema.EID),
         d.get(Schema.TYPE),
         d.get(Schema.STITLE),
         d.get(Schema.STATUS),
         d.get(Schema.CONTEXT),
         cos,
-        d.getField(Schema.REV).numericValue().intValue(),
-        d.get(Schema.HASH));
+        e != null ? e.rev() : now == null ? 0 : now.rev(),
+        e != null ? e.hash() : now == null ? null : now.hash());
   }
 
   private static float[] vectorOf(IndexSearcher s, int doc) throws IOException {
@@ -841,6 +969,10 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     closed = true;
     rebuildQueue.wake();
     embedQueue.wake();
+    synchronized (live) {
+      live.notifyAll();
+    }
+    join(liveWriter);
     join(rebuilder);
     join(embedder);
     EmbeddingModel.awaitLoadIfStarted(java.time.Duration.ofSeconds(20));

@@ -12,7 +12,7 @@ final class Schema {
    * Bumped whenever the mapping or the analysis changes: an index written with another version is
    * rebuilt from the vault at start.
    */
-  static final String VERSION = "1";
+  static final String VERSION = "2";
 
   /** Commit user-data keys. */
   static final String USER_VERSION = "gram.index.version";
@@ -21,6 +21,11 @@ final class Schema {
 
   // Identity of the block.
   static final String PATH = "path";
+  /**
+   * One Lucene document's own key ({@code path NUL kind NUL entity NUL chunk NUL n}): a commit
+   * replaces only the units whose content changed, by this key.
+   */
+  static final String UKEY = "ukey";
   static final String KIND = "kind";
   static final String REV = "rev";
   static final String HASH = "hash";

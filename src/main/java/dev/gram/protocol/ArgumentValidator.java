@@ -27,26 +27,36 @@ import java.util.Map;
 public final class ArgumentValidator {
   private static final String BASE_URI = "https://gram.dev/schemas/";
 
+  /** Answers only valid or not: fast, for the common case of valid arguments. */
+  private final Map<String, Validator> flags = new HashMap<>();
+  /** Says what is wrong, for the arguments the flag validator refused. */
   private final Map<String, Validator> validators = new HashMap<>();
 
   public ArgumentValidator(List<? extends Tool> tools) {
     for (Tool tool : tools) {
-      JsonSchemaOptions options =
-          new JsonSchemaOptions()
-              .setDraft(Draft.DRAFT202012)
-              .setBaseUri(BASE_URI + tool.name())
-              .setOutputFormat(OutputFormat.Basic);
-      validators.put(tool.name(), Validator.create(JsonSchema.of(tool.inputSchema().copy()), options));
+      flags.put(tool.name(), Validator.create(JsonSchema.of(tool.inputSchema().copy()), options(tool, OutputFormat.Flag)));
+      validators.put(tool.name(), Validator.create(JsonSchema.of(tool.inputSchema().copy()), options(tool, OutputFormat.Basic)));
     }
+  }
+
+  private static JsonSchemaOptions options(Tool tool, OutputFormat format) {
+    return new JsonSchemaOptions()
+        .setDraft(Draft.DRAFT202012)
+        .setBaseUri(BASE_URI + tool.name())
+        .setOutputFormat(format);
   }
 
   /** Returns normally when the arguments fit; throws the E_ARGUMENT error to return otherwise. */
   public void check(String toolName, JsonObject arguments) throws ToolException {
-    Validator validator = validators.get(toolName);
-    if (validator == null) {
+    Validator flag = flags.get(toolName);
+    if (flag == null) {
       throw new IllegalArgumentException("no schema for " + toolName);
     }
-    OutputUnit result = validator.validate(arguments);
+    // Building the detailed report costs more than validating: only refused arguments pay it.
+    if (Boolean.TRUE.equals(flag.validate(arguments).getValid())) {
+      return;
+    }
+    OutputUnit result = validators.get(toolName).validate(arguments);
     if (Boolean.TRUE.equals(result.getValid())) {
       return;
     }

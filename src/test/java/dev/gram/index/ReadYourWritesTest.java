@@ -57,6 +57,13 @@ class ReadYourWritesTest {
       JsonObject a = recall(s, "wombat");
       assertThat(a.getJsonArray("docs").getJsonObject(0).getInteger("rev")).isEqualTo(r.rev());
       assertThat(a.getJsonArray("docs").getJsonObject(0).getString("hash")).isEqualTo(r.hash());
+      // A deleted record is gone at once, and a commit rewrites only what changed: every other
+      // record is still there, once.
+      r = Fixtures.patch(s, "rw/log.gram", r.rev(), r.hash(), "req-del",
+          new JsonArray().add(new JsonObject().put("op", "del").put("entity", "t1")));
+      assertThat(ids(otherClient.submit(() -> recall(server, "quokka1x")).get())).doesNotContain("rw/log.gram#t1");
+      List<String> fed = ids(s.call("gram_recall", new JsonObject().put("query", "feed").put("mode", "keyword").put("top_k", 100)).ok());
+      assertThat(fed).doesNotHaveDuplicates().doesNotContain("rw/log.gram#t1", "rw/log.gram#t0").hasSize(38);
     } finally {
       otherClient.shutdownNow();
     }
