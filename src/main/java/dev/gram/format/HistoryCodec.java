@@ -55,31 +55,7 @@ public final class HistoryCodec {
 
   /** Returns a copy of {@code r} with its chain computed from the previous entry. */
   public static Revision sealed(String previousChain, Revision r) {
-    Revision unsealed =
-        new Revision(
-            r.rev(),
-            r.recordedAt(),
-            r.effectiveAt(),
-            r.actor(),
-            r.by(),
-            r.requestId(),
-            r.digest(),
-            r.changes(),
-            r.delta(),
-            r.stateHash(),
-            "");
-    return new Revision(
-        r.rev(),
-        r.recordedAt(),
-        r.effectiveAt(),
-        r.actor(),
-        r.by(),
-        r.requestId(),
-        r.digest(),
-        r.changes(),
-        r.delta(),
-        r.stateHash(),
-        chain(previousChain, unsealed));
+    return r.withChain(chain(previousChain, r));
   }
 
   /** Checks links of the chain; returns the first bad revision, or -1 when all hold. */

@@ -43,6 +43,12 @@ public record Revision(
     delta = List.copyOf(delta);
   }
 
+  /** This entry with another chain hash (the chain is computed over everything else). */
+  public Revision withChain(String newChain) {
+    return new Revision(
+        rev, recordedAt, effectiveAt, actor, by, requestId, digest, changes, delta, stateHash, newChain);
+  }
+
   /** The short form of the state hash shown to agents (16 hex characters). */
   public String shortHash() {
     return stateHash.substring(0, 16);

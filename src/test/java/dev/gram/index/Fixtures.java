@@ -72,16 +72,7 @@ final class Fixtures {
   }
 
   static <T> T await(Future<T> f) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new AssertionError(e.getCause());
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    return dev.gram.testing.StoreWrites.await(f);
   }
 
   /** Calls recall until {@code done} holds for its answer, or fails after {@code maxMs}. */

@@ -32,16 +32,7 @@ final class TestVault implements AutoCloseable {
   }
 
   static <T> T await(Future<T> f) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new AssertionError(e.getCause());
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
+    return dev.gram.testing.StoreWrites.await(f);
   }
 
   CommitReceipt create(String path, String title, Object content) {
