@@ -51,7 +51,9 @@ final class McpHttp {
             .putHeader("Accept", "application/json, text/event-stream")
             .putHeader("MCP-Protocol-Version", "2026-07-28")
             .putHeader("Mcp-Method", "tools/call")
-            .putHeader("Mcp-Name", tool);
+            .putHeader("Mcp-Name", tool)
+            // A lost answer fails the call instead of stalling the run.
+            .setIdleTimeout(60_000);
     return client
         .request(options)
         .compose(req -> req.send(Buffer.buffer(body.encode())))
