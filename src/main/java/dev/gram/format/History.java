@@ -197,7 +197,15 @@ public final class History {
    * GramFile#write()}, from entries encoded once instead of at every commit.
    */
   public byte[] fileBytes(GramDocument state) {
-    byte[] top = GramWriter.write(state).getBytes(StandardCharsets.UTF_8);
+    return fileBytes(GramWriter.write(state));
+  }
+
+  /**
+   * The whole file with {@code stateText}, the canonical text of the head state ({@link
+   * GramWriter#write}), at the top: for a writer that already wrote it to hash it.
+   */
+  public byte[] fileBytes(String stateText) {
+    byte[] top = stateText.getBytes(StandardCharsets.UTF_8);
     Revision last = head();
     byte[] headLine =
         ("\n@history " + last.rev() + " " + last.chain() + "\n").getBytes(StandardCharsets.UTF_8);

@@ -283,9 +283,15 @@ final class DocMapper {
    * One unit of a document as the index will hold it: its key, and what its Lucene document is
    * made from. Two plans with equal signatures make the same Lucene document (but for the
    * vector), so a commit need not rewrite it. Records are immutable and shared between the states
-   * of a document, so for an unchanged record the comparison is one identity check.
+   * of a document, so for an unchanged record the comparison is one identity check, and its unit
+   * is only built ({@link #unit()}) when the record did change: planning a commit to a document
+   * of thousands of records costs a walk over them, not thousands of units.
    */
-  record Planned(String key, Object signature, Unit unit) {}
+  record Planned(String key, Object signature, Entity record, Unit section) {
+    Unit unit() {
+      return section != null ? section : recordUnit(record);
+    }
+  }
 
   static String metaKey(String path) {
     return path + "\u0000" + Schema.KIND_META;
@@ -296,14 +302,16 @@ final class DocMapper {
     String docTitle = doc.title().isEmpty() ? doc.id() : doc.title();
     List<Planned> out = new ArrayList<>();
     java.util.Map<String, Integer> seen = new java.util.HashMap<>();
-    for (Unit u : units(doc)) {
-      if (Schema.KIND_RECORD.equals(u.kind())) {
-        out.add(new Planned(path + "\u0000" + u.kind() + "\u0000" + u.entityId(), u.record(), u));
-      } else {
-        String base = path + "\u0000" + u.kind() + "\u0000" + u.entityId() + "\u0000" + u.chunkKey();
-        String key = base + "\u0000" + seen.merge(base, 1, Integer::sum);
-        out.add(new Planned(key, List.of(docTitle, String.valueOf(u.context()), u.text(), u.scopes()), u));
+    String recordPrefix = path + "\u0000" + Schema.KIND_RECORD + "\u0000";
+    for (Entity r : doc.records()) {
+      if (r.type() != EntityType.RELATION) {
+        out.add(new Planned(recordPrefix + r.id(), r, r, null));
       }
+    }
+    for (Unit u : sectionUnits(doc)) {
+      String base = path + "\u0000" + u.kind() + "\u0000" + u.entityId() + "\u0000" + u.chunkKey();
+      String key = base + "\u0000" + seen.merge(base, 1, Integer::sum);
+      out.add(new Planned(key, List.of(docTitle, String.valueOf(u.context()), u.text(), u.scopes()), null, u));
     }
     return out;
   }

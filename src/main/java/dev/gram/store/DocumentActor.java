@@ -169,14 +169,14 @@ final class DocumentActor {
     Instant now = Times.truncate(vault.clock().instant());
     long inFlight = vault.commitStarted(now);
     try {
-      return createAt(c, initial, lines, hash, now);
+      return createAt(c, initial, text, lines, hash, now);
     } finally {
       vault.commitEnded(inFlight);
     }
   }
 
   private CommitReceipt createAt(
-      WriteCommand.Create c, GramDocument initial, List<String> lines, String hash, Instant now)
+      WriteCommand.Create c, GramDocument initial, String text, List<String> lines, String hash, Instant now)
       throws IOException {
     Revision rev0 =
         HistoryCodec.sealed(
@@ -194,7 +194,7 @@ final class DocumentActor {
                 hash,
                 ""));
     History history = History.first(rev0, lines);
-    byte[] bytes = history.fileBytes(initial);
+    byte[] bytes = history.fileBytes(text);
     try {
       vault.durable().create(location.file(), bytes);
     } catch (FileAlreadyExistsException e) {
@@ -281,7 +281,7 @@ final class DocumentActor {
     Instant now = Times.truncate(vault.clock().instant());
     long inFlight = vault.commitStarted(now);
     try {
-      return commitAt(s, outcome, p, next, lines, hash, history, head, now);
+      return commitAt(s, outcome, p, next, text, lines, hash, history, head, now);
     } finally {
       vault.commitEnded(inFlight);
     }
@@ -292,6 +292,7 @@ final class DocumentActor {
       PatchEngine.Outcome outcome,
       WriteCommand.Patch p,
       GramDocument next,
+      String text,
       List<String> lines,
       String hash,
       History history,
@@ -315,7 +316,7 @@ final class DocumentActor {
                 hash,
                 ""));
     History appended = history.append(rev, lines);
-    byte[] bytes = appended.fileBytes(next);
+    byte[] bytes = appended.fileBytes(text);
     try {
       vault.durable().replace(location.file(), bytes);
     } catch (DurableFiles.PublishedNotDurable e) {

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that was acknowledged before the kill.
  */
 class CrashTest {
+  static final List<String> DOCS = List.of("a/one.gram", "a/two.gram", "a/four.gram", "b/three.gram");
+
   @TempDir Path dir;
 
   @Test
@@ -63,7 +65,7 @@ class CrashTest {
       reader.join(5_000);
 
       try (TestVault t = TestVault.open(dir)) {
-        for (String d : List.of("a/one.gram", "a/two.gram", "b/three.gram")) {
+        for (String d : DOCS) {
           DocSnapshot s = t.vault.peek(d);
           if (s == null) {
             continue; // killed before its create was acknowledged

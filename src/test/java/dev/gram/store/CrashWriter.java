@@ -22,7 +22,7 @@ public final class CrashWriter {
     Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4);
     vault.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     out.println("READY");
-    String[] docs = {"a/one.gram", "a/two.gram", "b/three.gram"};
+    String[] docs = CrashTest.DOCS.toArray(String[]::new);
     for (String d : docs) {
       VaultPath vp = vault.paths().writableDocument(d);
       if (vault.peek(d) == null) {
@@ -31,12 +31,30 @@ public final class CrashWriter {
             .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       }
     }
-    long n = 0;
-    while (true) {
-      String d = docs[(int) (n % docs.length)];
-      VaultPath vp = vault.paths().writableDocument(d);
+    // One writer per document, all at once: three documents share folder a, so their commits
+    // share folder fsyncs (group commit) when the kill comes.
+    List<Thread> writers = new java.util.ArrayList<>();
+    for (String d : docs) {
+      Thread t = new Thread(() -> {
+        try {
+          writeForever(vault, d, run, out);
+        } catch (Exception e) {
+          e.printStackTrace();
+        }
+      });
+      t.start();
+      writers.add(t);
+    }
+    for (Thread t : writers) {
+      t.join();
+    }
+  }
+
+  private static void writeForever(Vault vault, String d, String run, PrintStream out) throws Exception {
+    VaultPath vp = vault.paths().writableDocument(d);
+    for (long n = 0; ; n++) {
       DocSnapshot s = vault.read(vp).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      String id = run + "-" + n;
+      String id = run + "-" + d.replaceAll("\\W", "") + "-" + n;
       JsonArray ops = new JsonArray().add(new JsonObject().put("op", "add").put("record",
           new JsonObject().put("type", "event").put("id", "e-" + id)
               .put("fields", new JsonObject().put("t", new JsonArray().add("Event " + id)))));
@@ -44,7 +62,6 @@ public final class CrashWriter {
       vault.submit(new WriteCommand.Patch(vp, s.rev(), s.shortHash(), id, digest, ops, "crash", null))
           .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       out.println("ACK " + d + " " + id);
-      n++;
     }
   }
 }
