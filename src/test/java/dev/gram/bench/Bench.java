@@ -190,6 +190,21 @@ public final class Bench {
           "ratioToFloorMedian", one.p50() / floorMedianMs, "errors", one.errors()));
       row(String.format(Locale.ROOT, "| gram_patch, 1 doc, 1 writer | %.0f/s | %s | %s | p50 = %.2f× floor median |",
           one.perSecond(), Stats.ms(one.p50()), Stats.ms(one.p99()), one.p50() / floorMedianMs));
+      // The floor again at the size the document has grown to: a commit rewrites the whole file.
+      long size = Files.size(server.vault().resolve(docs.get(64).getString("path")));
+      byte[] big = new byte[(int) size];
+      new Random(2).nextBytes(big);
+      long[] lat = new long[200];
+      for (int i = 0; i < lat.length; i++) {
+        long t0 = System.nanoTime();
+        replace(dir, "sized", big);
+        lat[i] = System.nanoTime() - t0;
+      }
+      Stats sized = new Stats("floor sized", lat.length, Arrays.stream(lat).sum() / 1e9, lat, 0, 0);
+      put("writes.floorAtDocumentSize", Map.of("bytes", size, "medianMs", sized.p50(), "p99Ms", sized.p99(),
+          "ratioOfOneWriterP50", one.p50() / sized.p50()));
+      row(String.format(Locale.ROOT, "| floor: durable replace of %d KiB (that document's size at the end) | %.0f/s | %s | %s | 1 writer p50 = %.2f× this |",
+          size / 1024, 1000.0 / sized.p50(), Stats.ms(sized.p50()), Stats.ms(sized.p99()), one.p50() / sized.p50()));
       // 64 documents, one writer each.
       Stats many = closedLoop(vertx, "64 docs, 64 writers", 64, d, c -> writer(http, docs.get(c), "w" + c));
       put("writes.manyDocuments", Map.of("perSecond", many.perSecond(), "p50Ms", many.p50(), "p99Ms", many.p99(),
