@@ -44,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * The Lucene index with near-real-time readers and generation tracking.
  *
  * <p>Writers call {@link #replace} or {@link #delete} and get the writer's sequence number of
- * that change. A change made for a commit of the vault (before its receipt is returned) is
- * <em>live</em>: {@link #markLive} raises the generation every reader must see. A reader takes
+ * that change. A change made for a commit of the vault (by the index's live thread, which a
+ * recall waits for) is <em>live</em>: {@link #markLive} raises the generation every reader must see. A reader takes
  * that generation when its request arrives and {@link #awaitVisible waits} for it; the reopen
  * thread then refreshes once for every change made meanwhile, however many, so there is no
  * refresh per write. Changes of the background rebuild and of the embedder are not live: they

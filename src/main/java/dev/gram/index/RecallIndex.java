@@ -75,8 +75,12 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   /** Most candidates one search looks at while refilling a filtered or collapsed page. */
   static final int MAX_FETCH = 20_000;
 
-  /** Chunks per call of the embedding model. */
-  static final int EMBED_BATCH = 32;
+  /** Chunks per call of the embedding model: small, so a search never waits long behind one. */
+  static final int EMBED_BATCH = 8;
+  /** Searches that ended this recently still count as agents searching (see yieldToSearches). */
+  static final long YIELD_QUIET_MS = 50;
+  /** The longest the embedder waits for searches before each batch. */
+  static final long YIELD_MAX_MS = 500;
 
   /** The longest a recall waits for a write's generation to become searchable. */
   static final int VISIBLE_WAIT_MS = 10_000;
@@ -132,6 +136,9 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   private volatile int embedded;
   private volatile int unembedded;
   private volatile boolean closed;
+  /** Recalls running now, and when the last one ended: the embedder gives way to them. */
+  private final AtomicInteger searching = new AtomicInteger();
+  private volatile long lastSearchEnded;
   /** True while the rebuild thread works on a document it took from the queue. */
   private volatile boolean rebuilding;
 
@@ -497,6 +504,25 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
     }
   }
 
+  /**
+   * Computing vectors is background work that takes a whole core: while agents are searching (a
+   * recall running, or one ended in the last {@link #YIELD_QUIET_MS} ms), the embedder waits
+   * before its next batch, so their answers do not queue behind it. It waits at most {@link
+   * #YIELD_MAX_MS} per batch, so a steady stream of searches slows embedding down but never
+   * stops it.
+   */
+  private void yieldToSearches() {
+    long start = System.nanoTime();
+    while (!closed && System.nanoTime() - start < TimeUnit.MILLISECONDS.toNanos(YIELD_MAX_MS)) {
+      boolean busy = searching.get() > 0
+          || System.nanoTime() - lastSearchEnded < TimeUnit.MILLISECONDS.toNanos(YIELD_QUIET_MS);
+      if (!busy) {
+        return;
+      }
+      sleep(5);
+    }
+  }
+
   private static void sleep(long ms) {
     try {
       Thread.sleep(ms);
@@ -534,6 +560,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
       if (closed) {
         return;
       }
+      yieldToSearches();
       List<Map.Entry<String, String>> batch = todo.subList(i, Math.min(todo.size(), i + EMBED_BATCH));
       List<String> texts = new ArrayList<>(batch.size());
       for (Map.Entry<String, String> b : batch) {
@@ -682,8 +709,14 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
       ticket = liveQueued;
     }
     return Async.run(searchPool, () -> {
-      awaitLiveApplied(ticket, VISIBLE_WAIT_MS);
-      return search(req, index.liveGeneration());
+      searching.incrementAndGet();
+      try {
+        awaitLiveApplied(ticket, VISIBLE_WAIT_MS);
+        return search(req, index.liveGeneration());
+      } finally {
+        lastSearchEnded = System.nanoTime();
+        searching.decrementAndGet();
+      }
     });
   }
 

@@ -29,11 +29,14 @@
  * <h2>Reading your writes without a refresh per write</h2>
  *
  * <p>The vault calls the index ({@link dev.gram.store.CommitListener}) on the document's actor
- * thread for every new state, before a write's receipt is returned. For a commit the index does
- * the cheap part right there: it maps the document and calls {@code updateDocuments}, which
- * returns a sequence number, and raises the <em>live generation</em> to it ({@link
- * dev.gram.index.LiveIndex}). A recall takes the live generation when it arrives, on the event
- * loop, and on the search pool waits until the searcher includes it. The waiting is done by
+ * thread for every new state, before a write's receipt is returned. For a commit the index only
+ * queues the state (the newest per document) and hands out a ticket, so the receipt never waits
+ * for Lucene. The index's live thread takes the queue, plans the document's units and rewrites
+ * only those whose content changed (an unchanged record is the same immutable object as before:
+ * one identity check), and raises the <em>live generation</em> to the sequence number Lucene
+ * returned ({@link dev.gram.index.LiveIndex}). A recall takes the queue's ticket when it arrives,
+ * waits until the live thread has indexed through it, and then, on the search pool, until the
+ * searcher includes the live generation. The waiting is done by
  * Lucene's {@code ControlledRealTimeReopenThread}: it reopens at once when someone waits and
  * otherwise every half second, and one reopen serves every write committed and every reader
  * waiting meanwhile. So writes never pay for a refresh, a reader pays at most one shared refresh,

@@ -2,9 +2,10 @@ package dev.gram.store;
 
 /**
  * Told of every new state of a document: a commit, a reload after another program changed the
- * file, or a removal ({@code snapshot} null). Called on the document's actor thread, before the
- * write's receipt is returned, so derived data (the search index) can be brought up to date in
- * the same pipeline. Must be quick and must not block on I/O.
+ * file, or a removal ({@code snapshot} null). Called on the document's actor thread, in commit
+ * order, before the write's receipt is returned, so derived data (the search index) learns of a
+ * write before any client can. Must be quick and must not block: the search index only queues
+ * the state for its own thread.
  */
 @FunctionalInterface
 public interface CommitListener {

@@ -141,7 +141,7 @@ public final class Vault implements DocumentWriter {
         owners.add(m);
       }
       List<Path> dirs = new ArrayList<>();
-      List<Future<DocSnapshot>> loads = new ArrayList<>();
+      List<VaultPath> found = new ArrayList<>();
       for (int i = 0; i < roots.size(); i++) {
         VaultPath.MountPoint mount = owners.get(i);
         Path root = roots.get(i);
@@ -157,11 +157,21 @@ public final class Vault implements DocumentWriter {
           } catch (ToolException e) {
             continue;
           }
-          loads.add(actor(vp).snapshot());
+          found.add(vp);
         }
       }
       watcher = VaultWatcher.start(this, dirs);
-      Future.join(loads)
+      Promise<Void> loaded = Promise.promise();
+      AtomicInteger next = new AtomicInteger();
+      AtomicInteger lanesLeft = new AtomicInteger(SCAN_LANES);
+      for (int i = 0; i < SCAN_LANES; i++) {
+        loadLane(found, next, () -> {
+          if (lanesLeft.decrementAndGet() == 0) {
+            loaded.complete();
+          }
+        });
+      }
+      loaded.future()
           .onComplete(
               ar -> {
                 LOG.info("vault {}: {} documents", paths.vaultRoot(), documents().size());
@@ -170,6 +180,31 @@ public final class Vault implements DocumentWriter {
     } catch (IOException | RuntimeException e) {
       LOG.error("vault scan failed: {}", e.toString());
       scanned.tryFail(e);
+    }
+  }
+
+  /**
+   * How many documents the start-up scan loads at once: one per core. Loading is CPU work
+   * (parse, verify the chain); handing ten thousand loads to the whole I/O pool at once made
+   * sixteen threads fight two cores, and the transports, which answer while the vault loads,
+   * waited their turn behind them.
+   */
+  private static final int SCAN_LANES = Math.max(1, Runtime.getRuntime().availableProcessors());
+
+  /** Loads the documents of {@code docs} from {@code next} on, one after another, then runs {@code done}. */
+  private void loadLane(List<VaultPath> docs, AtomicInteger next, Runnable done) {
+    while (true) {
+      int i = next.getAndIncrement();
+      if (i >= docs.size()) {
+        done.run();
+        return;
+      }
+      Future<DocSnapshot> load = actor(docs.get(i)).snapshot();
+      // A document a reader already loaded is complete at once: the loop goes on, no recursion.
+      if (!load.isComplete()) {
+        load.onComplete(ar -> loadLane(docs, next, done));
+        return;
+      }
     }
   }
 

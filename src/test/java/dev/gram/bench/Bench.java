@@ -45,7 +45,7 @@ import java.util.function.Supplier;
  * same run. It prints one table and writes {@code target/bench/results.json}; it never fails a
  * build. Run it with
  *
- * <pre>mvn -B -Pbench -DskipTests package exec:exec -Dbench.main=dev.gram.bench.Bench</pre>
+ * <pre>mvn -B -Pbench -DskipTests package exec:exec</pre>
  *
  * Sections ({@code -Dbench.only=floor,writes,reads,recall,start}, all by default):
  *

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * stdio with one client calling sequentially. Every loop is bounded in time; traffic goes to
  * 127.0.0.1 only. Not a test: run with
  *
- * <pre>mvn -B -Pbench -DskipTests package exec:exec</pre>
+ * <pre>mvn -B -Pbench -DskipTests package exec:exec -Dbench.main=dev.gram.bench.TransportBench</pre>
  *
  * Options (system properties): {@code bench.seconds} (measured seconds per case, default 5),
  * {@code bench.warmup} (seconds, default 3), {@code bench.clients} (default {@code 1,16,64}).
