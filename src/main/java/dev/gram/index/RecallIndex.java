@@ -138,7 +138,7 @@ public final class RecallIndex implements IndexStatus, CommitListener, AutoClose
   private volatile boolean closed;
   /** Recalls running now, and when the last one ended: the embedder gives way to them. */
   private final AtomicInteger searching = new AtomicInteger();
-  private volatile long lastSearchEnded;
+  private volatile long lastSearchEnded = System.nanoTime() - TimeUnit.MINUTES.toNanos(1);
   /** True while the rebuild thread works on a document it took from the queue. */
   private volatile boolean rebuilding;
 

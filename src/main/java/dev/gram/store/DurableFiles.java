@@ -125,8 +125,8 @@ public final class DurableFiles {
    * durable once an fsync that <em>started</em> after its ticket has succeeded. While one fsync
    * runs, later writers wait, and the next fsync, run by one of them, covers every ticket taken
    * before it started. A failed fsync covers nobody: its leader reports the failure and each
-   * waiter tries again itself. Under load this halves the fsyncs of a commit; alone, a writer
-   * pays exactly what it did before.
+   * waiter tries again itself. Under load a commit then pays about one fsync of its own, not two;
+   * alone, a writer pays exactly what it did before.
    */
   private static final class FolderSync {
     private final Path dir;
