@@ -428,26 +428,34 @@ public final class McpDispatcher {
     }
     answer.onComplete(
         done -> {
-          channel.unregister(req.id(), call);
-          call.done = true;
-          JsonObject result;
-          String code = null;
-          if (done.succeeded()) {
-            result = successResult(name, done.result(), modern);
-            if (Boolean.TRUE.equals(result.getBoolean("isError"))) {
-              code = ErrorCode.E_CONTEXT_BUDGET.name();
+          try {
+            channel.unregister(req.id(), call);
+            call.done = true;
+            JsonObject result;
+            String code = null;
+            if (done.succeeded()) {
+              result = successResult(name, done.result(), modern);
+              if (Boolean.TRUE.equals(result.getBoolean("isError"))) {
+                code = ErrorCode.E_CONTEXT_BUDGET.name();
+              }
+            } else {
+              ToolException te = toolException(name, done.cause());
+              code = te.code().name();
+              result = errorResult(te.toErrorObject(), modern);
             }
-          } else {
-            ToolException te = toolException(name, done.cause());
-            code = te.code().name();
-            result = errorResult(te.toErrorObject(), modern);
+            metrics.toolCall(
+                name, channel.transport(), System.nanoTime() - start, code, call.cancelled);
+            call.reply.tryComplete(Reply.ok(JsonRpc.result(req.id(), result)));
+          } catch (RuntimeException e) {
+            // Shaping the answer failed (a result that cannot be encoded, say): the caller still
+            // gets an answer, never silence.
+            LOG.error("{} answer failed", name, e);
+            call.reply.tryComplete(error(req, JsonRpc.INTERNAL_ERROR, "Internal error", null, 500));
+          } finally {
+            // Counted down only after the answer was handed to the transport, so a drain that
+            // sees zero knows every answer is already queued for writing.
+            running.decrementAndGet();
           }
-          metrics.toolCall(
-              name, channel.transport(), System.nanoTime() - start, code, call.cancelled);
-          call.reply.tryComplete(Reply.ok(JsonRpc.result(req.id(), result)));
-          // Counted down only after the answer was handed to the transport, so a drain that sees
-          // zero knows every answer is already queued for writing.
-          running.decrementAndGet();
         });
     return call.reply.future();
   }

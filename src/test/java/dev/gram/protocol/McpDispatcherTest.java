@@ -42,6 +42,12 @@ class McpDispatcherTest {
             "Accepted revision or hash changed", new JsonObject().put("rev", 3).put("hash", "abc")))),
         new FakeTool("boom", (args, ctx) -> { throw new IllegalStateException("secret stack detail"); }),
         new FakeTool("huge", (args, ctx) -> Future.succeededFuture(new JsonObject().put("text", "x".repeat(20_000)))),
+        // Answers later, from another thread, with a value JSON cannot encode.
+        new FakeTool("unencodable", (args, ctx) -> {
+          Promise<JsonObject> p = Promise.promise();
+          vertx.setTimer(1, t -> p.complete(new JsonObject().put("value", java.time.LocalDate.of(2026, 1, 1))));
+          return p.future();
+        }),
         new FakeTool("slow", (args, ctx) -> {
           Promise<JsonObject> p = Promise.promise();
           slow.set(p);
@@ -255,6 +261,16 @@ class McpDispatcherTest {
     JsonObject error = r.getJsonObject("structuredContent").getJsonObject("error");
     assertThat(error.getString("code")).isEqualTo("E_INTERNAL");
     assertThat(r.encode()).doesNotContain("secret stack detail").doesNotContain("IllegalStateException");
+  }
+
+  @Test
+  void anAnswerThatCannotBeShapedStillGetsAnAnswer() {
+    Channel ch = initialized("stdio", null);
+    Reply r = request(ch, 1, "tools/call", new JsonObject().put("name", "unencodable"));
+    assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.INTERNAL_ERROR);
+    assertThat(r.message().getValue("id")).isEqualTo(1);
+    // The call is over: the same id can be used again, and other calls go on.
+    assertThat(result(request(ch, 1, "tools/call", new JsonObject().put("name", "echo"))).getBoolean("isError")).isNotEqualTo(true);
   }
 
   @Test
