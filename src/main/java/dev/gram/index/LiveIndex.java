@@ -344,9 +344,19 @@ final class LiveIndex implements AutoCloseable {
       LOG.warn("closing the index readers: {}", e.toString());
     }
     try {
-      writer.close();
+      // Commit, then roll back to close: close() would wait for running merges, and merging
+      // segments with vectors rebuilds their graphs, which on a large vault takes longer than a
+      // runtime waits for its sidecar to exit. After the commit, rollback loses nothing; an
+      // unfinished merge is simply done again later.
+      writer.commit();
+      writer.rollback();
     } catch (IOException | RuntimeException e) {
       LOG.warn("closing the index writer: {}", e.toString());
+      try {
+        writer.rollback();
+      } catch (IOException | RuntimeException again) {
+        LOG.debug("rolling back the index writer: {}", again.toString());
+      }
     }
     try {
       directory.close();

@@ -418,8 +418,10 @@ public final class Bench {
           firstTry++;
         }
       }
+      long[] inOrder = visible.clone();
       Stats vis = new Stats("receipt to recall", visible.length, 1, visible, 0, 0);
-      put("recall." + records + ".readYourWrites", Map.of("p50Ms", vis.p50(), "p99Ms", vis.p99(), "foundOnFirstQuery", firstTry, "of", visible.length));
+      put("recall." + records + ".readYourWrites", Map.of("p50Ms", vis.p50(), "p99Ms", vis.p99(), "foundOnFirstQuery", firstTry, "of", visible.length,
+          "samplesMs", Arrays.stream(inOrder).mapToObj(n -> Math.round(n / 1e5) / 10.0).toList()));
       row(String.format(Locale.ROOT, "| receipt → another client's recall finds it, %d records | %d/%d on the first query | %s | %s | |",
           records, firstTry, visible.length, Stats.ms(vis.p50()), Stats.ms(vis.p99())));
       long rssAfter = rssKb(server.pid());
