@@ -10,10 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -32,14 +30,14 @@ final class SseWire implements Wire {
   private final Duration timeout;
   private final Map<String, String> extraHeaders;
   private final HttpClient http;
-  private final Map<String, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
+  private final PendingAnswers pending;
   private final CompletableFuture<URI> endpoint = new CompletableFuture<>();
   private volatile InputStream stream;
-  private volatile String ended;
 
   SseWire(URI sseUrl, Duration timeout, Map<String, String> extraHeaders) throws IOException {
     this.sseUrl = sseUrl;
     this.timeout = timeout;
+    this.pending = new PendingAnswers(timeout, " on the event stream");
     this.extraHeaders = Map.copyOf(extraHeaders);
     this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout).build();
     open();
@@ -88,11 +86,9 @@ final class SseWire implements Wire {
     } catch (IOException e) {
       LOG.debug("reading the event stream: {}", e.getMessage());
     }
-    ended = "the server ended the event stream";
+    String ended = "the server ended the event stream";
     endpoint.completeExceptionally(new IOException(ended + " before its endpoint event"));
-    for (CompletableFuture<JsonNode> f : new ArrayList<>(waiting.values())) {
-      f.completeExceptionally(new IOException(ended));
-    }
+    pending.end(ended);
   }
 
   private void deliver(String data) {
@@ -106,11 +102,7 @@ final class SseWire implements Wire {
     if (msg.has("method")) {
       return; // notifications and server requests: nothing a case checks
     }
-    JsonNode id = msg.get("id");
-    CompletableFuture<JsonNode> f = id == null ? null : waiting.remove(id.asText());
-    if (f != null) {
-      f.complete(msg);
-    }
+    pending.deliver(msg);
   }
 
   private void post(ObjectNode message) throws IOException {
@@ -134,25 +126,7 @@ final class SseWire implements Wire {
 
   @Override
   public JsonNode request(ObjectNode message) throws IOException {
-    if (ended != null) {
-      throw new IOException(ended);
-    }
-    String id = message.get("id").asText();
-    CompletableFuture<JsonNode> f = new CompletableFuture<>();
-    waiting.put(id, f);
-    try {
-      post(message);
-      return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      throw new IOException("no answer on the event stream within " + timeout.toSeconds() + " s");
-    } catch (ExecutionException e) {
-      throw new IOException(e.getCause().getMessage(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted");
-    } finally {
-      waiting.remove(id);
-    }
+    return pending.request(message, () -> post(message));
   }
 
   @Override

@@ -8,14 +8,8 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,13 +24,11 @@ final class StdioWire implements Wire {
   private final List<String> command;
   private final Process process;
   private final OutputStream stdin;
-  private final Duration timeout;
-  private final Map<String, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
-  private volatile String ended;
+  private final PendingAnswers pending;
 
   StdioWire(List<String> command, ProcessBuilder.Redirect stderr, Duration timeout) throws IOException {
     this.command = List.copyOf(command);
-    this.timeout = timeout;
+    this.pending = new PendingAnswers(timeout, "");
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.redirectError(stderr);
     this.process = pb.start();
@@ -66,10 +58,7 @@ final class StdioWire implements Wire {
     } catch (IOException e) {
       LOG.debug("reading the server's stdout: {}", e.getMessage());
     }
-    ended = "the server closed its stdout" + exitStatus();
-    for (CompletableFuture<JsonNode> f : new ArrayList<>(waiting.values())) {
-      f.completeExceptionally(new IOException(ended));
-    }
+    pending.end("the server closed its stdout" + exitStatus());
   }
 
   private String exitStatus() {
@@ -90,11 +79,7 @@ final class StdioWire implements Wire {
       }
       return; // notifications (progress, logging) say nothing a case checks
     }
-    JsonNode id = msg.get("id");
-    CompletableFuture<JsonNode> f = id == null ? null : waiting.remove(id.asText());
-    if (f != null) {
-      f.complete(msg);
-    } else {
+    if (!pending.deliver(msg)) {
       LOG.warn("an answer to no request of ours: {}", Json.brief(msg, 300));
     }
   }
@@ -122,25 +107,7 @@ final class StdioWire implements Wire {
 
   @Override
   public JsonNode request(ObjectNode message) throws IOException {
-    if (ended != null) {
-      throw new IOException(ended);
-    }
-    String id = message.get("id").asText();
-    CompletableFuture<JsonNode> f = new CompletableFuture<>();
-    waiting.put(id, f);
-    try {
-      write(message);
-      return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      throw new IOException("no answer within " + timeout.toSeconds() + " s");
-    } catch (ExecutionException e) {
-      throw new IOException(e.getCause().getMessage(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted");
-    } finally {
-      waiting.remove(id);
-    }
+    return pending.request(message, () -> write(message));
   }
 
   @Override

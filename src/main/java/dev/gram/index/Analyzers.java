@@ -63,12 +63,24 @@ final class Analyzers {
 
   /** Index- and query-time keyword analysis (without stop words removed). */
   static Analyzer keyword() {
+    return keyword(null);
+  }
+
+  /** The keyword query analyzer: like {@link #keyword()}, with English stop words removed. */
+  static Analyzer keywordQuery() {
+    return keyword(STOP_WORDS);
+  }
+
+  private static Analyzer keyword(CharArraySet stopWords) {
     return new Analyzer() {
       @Override
       protected TokenStreamComponents createComponents(String fieldName) {
         StandardTokenizer source = new StandardTokenizer();
         TokenStream ts = new EnglishPossessiveFilter(source);
         ts = new LowerCaseFilter(ts);
+        if (stopWords != null) {
+          ts = new StopFilter(ts, stopWords);
+        }
         ts = new ASCIIFoldingFilter(ts);
         ts = new KeywordRepeatFilter(ts);
         ts = new PorterStemFilter(ts);
@@ -79,24 +91,6 @@ final class Analyzers {
       @Override
       public int getPositionIncrementGap(String fieldName) {
         return VALUE_GAP;
-      }
-    };
-  }
-
-  /** The keyword query analyzer: like {@link #keyword()}, with English stop words removed. */
-  static Analyzer keywordQuery() {
-    return new Analyzer() {
-      @Override
-      protected TokenStreamComponents createComponents(String fieldName) {
-        StandardTokenizer source = new StandardTokenizer();
-        TokenStream ts = new EnglishPossessiveFilter(source);
-        ts = new LowerCaseFilter(ts);
-        ts = new StopFilter(ts, STOP_WORDS);
-        ts = new ASCIIFoldingFilter(ts);
-        ts = new KeywordRepeatFilter(ts);
-        ts = new PorterStemFilter(ts);
-        ts = new RemoveDuplicatesTokenFilter(ts);
-        return new TokenStreamComponents(source, ts);
       }
     };
   }
