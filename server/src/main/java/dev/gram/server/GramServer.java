@@ -1,0 +1,278 @@
+package dev.gram.server;
+
+import dev.gram.protocol.McpDispatcher;
+import dev.gram.protocol.ServerInfo;
+import dev.gram.tools.spi.Tool;
+import dev.gram.tools.spi.ToolRegistry;
+import dev.gram.transport.HttpOptions;
+import dev.gram.transport.HttpTransport;
+import dev.gram.transport.ServerMetrics;
+import dev.gram.transport.StdioTransport;
+import dev.gram.transport.Transport;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vertx.micrometer.VertxPrometheusOptions;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running server: one Vert.x instance, one vault, one set of write actors, one index, and the
+ * transports that share them. A write made through one transport is visible through every other
+ * at once because they all call the same {@link Tool} instances through one {@link McpDispatcher}.
+ *
+ * <p>{@link #stop()} is the only way down, whatever asked for it (SIGTERM/SIGINT via {@link Main},
+ * the end of stdin, a test): stop accepting, end long-lived streams, let tool calls in flight
+ * finish (so their writes land), flush stdout, close the transports, run the {@link #onShutdown}
+ * hooks (last registered first), close Vert.x.
+ */
+public final class GramServer {
+  private static final Logger LOG = LoggerFactory.getLogger(GramServer.class);
+
+  /** How long shutdown waits for tool calls in flight. */
+  static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
+
+  private final Vertx vertx;
+  private final ServerConfig config;
+  private final ServerMetrics metrics;
+  private final Promise<Void> stopped = Promise.promise();
+  private final List<Supplier<Future<Void>>> shutdownHooks = new CopyOnWriteArrayList<>();
+  private final List<String> deployments = new CopyOnWriteArrayList<>();
+  private final List<Transport> transports = new CopyOnWriteArrayList<>();
+  private volatile McpDispatcher dispatcher;
+  private volatile HttpTransport http;
+  private volatile StdioTransport stdio;
+  private volatile Services services;
+  private Future<Void> stopping;
+
+  private GramServer(Vertx vertx, ServerConfig config, ServerMetrics metrics) {
+    this.vertx = vertx;
+    this.config = config;
+    this.metrics = metrics;
+  }
+
+  /** The vault, index and tools behind the transports. */
+  public Services services() {
+    return services;
+  }
+
+  public static String version() {
+    String v = GramServer.class.getPackage().getImplementationVersion();
+    return v == null ? "dev" : v;
+  }
+
+  /** Starts with the process's own stdin and stdout (file descriptors 0 and 1). */
+  public static Future<GramServer> start(ServerConfig config) {
+    // The descriptors, not System.in/out: Main points System.out at stderr so that no stray print
+    // can corrupt the protocol stream.
+    return start(
+        config, new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out));
+  }
+
+  /** Starts with the given streams standing for stdin and stdout (tests, embedding). */
+  public static Future<GramServer> start(ServerConfig config, InputStream in, OutputStream out) {
+    ServerMetrics metrics = new ServerMetrics();
+    Vertx vertx =
+        Vertx.builder()
+            .with(
+                new VertxOptions()
+                    .setMetricsOptions(
+                        new MicrometerMetricsOptions()
+                            .setEnabled(true)
+                            .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true))))
+            .withMetrics(new MicrometerMetricsFactory(metrics.registry()))
+            .build();
+    GramServer server = new GramServer(vertx, config, metrics);
+    return tools(server)
+        .compose(tools -> server.deploy(new ToolRegistry(tools), in, out))
+        .map(server)
+        .recover(
+            e ->
+                server.stop().transform(x -> Future.<GramServer>failedFuture(e)));
+  }
+
+  /**
+   * The tools every transport serves, on one vault and one index. The vault's queued writes
+   * finish before Vert.x closes (the shutdown hook).
+   */
+  private static Future<List<Tool>> tools(GramServer server) {
+    Services services = Services.start(server.vertx, server.config, java.time.Clock.systemUTC());
+    server.services = services;
+    server.onShutdown(services::close);
+    server.writeQueueDepth(services.vault()::writeQueueDepth);
+    return Future.succeededFuture(services.tools().tools());
+  }
+
+  private Future<Void> deploy(ToolRegistry registry, InputStream in, OutputStream out) {
+    dispatcher =
+        new McpDispatcher(
+            vertx,
+            registry,
+            new ServerInfo("gram-mcp", version(), instructions()),
+            metrics);
+    Future<Void> chain = Future.succeededFuture();
+    if (config.http()) {
+      HttpTransport h =
+          new HttpTransport(
+              dispatcher,
+              metrics,
+              new HttpOptions(
+                  config.host(),
+                  config.port(),
+                  config.token(),
+                  config.allowedOrigins(),
+                  config.maxBodyBytes(),
+                  config.idleTimeout()));
+      chain = chain.compose(v -> vertx.deployVerticle(h)).map(id -> {
+        deployments.add(id);
+        transports.add(h);
+        http = h;
+        return (Void) null;
+      });
+      if (config.stdio()) {
+        // A sidecar started over stdio must still serve its runtime when the HTTP port is taken
+        // (by a shared server, or by another sidecar): HTTP is then a convenience, not the point.
+        chain = chain.recover(e -> {
+          LOG.warn("HTTP is off: could not listen on {}:{} ({}); serving stdio only",
+              config.host(), config.port(), e.getMessage());
+          return Future.succeededFuture();
+        });
+      }
+    }
+    if (config.stdio()) {
+      StdioTransport s =
+          new StdioTransport(dispatcher, in, out, config.maxBodyBytes(), this::stdinClosed);
+      chain = chain.compose(v -> vertx.deployVerticle(s)).map(id -> {
+        deployments.add(id);
+        transports.add(s);
+        stdio = s;
+        return null;
+      });
+    }
+    return chain;
+  }
+
+  private void stdinClosed() {
+    LOG.info("stdin closed: shutting down");
+    stop();
+  }
+
+  private static String instructions() {
+    return "gram-mcp is a memory of .gram documents shared by many agents. Call gram_profile "
+        + "before your first write. Read a document before changing it and pass the base_revision "
+        + "and expected_hash you read; a conflict answer says what moved. No answer is larger "
+        + "than 16384 bytes: follow cursors to page.";
+  }
+
+  public ServerConfig config() {
+    return config;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  /** The HTTP port actually bound, or -1 when HTTP is off. */
+  public int httpPort() {
+    return http == null ? -1 : http.port();
+  }
+
+  /**
+   * Registers work for shutdown, such as {@code store.close()}; hooks run after the transports
+   * stopped and in-flight calls finished, last registered first, before Vert.x closes.
+   */
+  public GramServer onShutdown(Supplier<Future<Void>> hook) {
+    shutdownHooks.add(hook);
+    return this;
+  }
+
+  /** Feeds the {@code gram_write_queue_depth} gauge (the store's write actors' backlog). */
+  public GramServer writeQueueDepth(IntSupplier depth) {
+    metrics.writeQueueDepth(depth);
+    return this;
+  }
+
+  /** Completes once the server has shut down. */
+  public Future<Void> stopped() {
+    return stopped.future();
+  }
+
+  /** Shuts down once; later calls return the same future. */
+  public synchronized Future<Void> stop() {
+    if (stopping != null) {
+      return stopping;
+    }
+    LOG.info("stopping");
+    Future<Void> f = Future.succeededFuture();
+    f = f.compose(v -> Future.all(transports.stream().map(Transport::quiesce).toList()).mapEmpty());
+    f = f.compose(v -> {
+      if (dispatcher != null) {
+        dispatcher.endSubscriptions();
+        return dispatcher.drain(DRAIN_TIMEOUT);
+      }
+      return Future.succeededFuture();
+    });
+    f = f.compose(v -> stdio == null ? Future.<Void>succeededFuture() : stdio.flush());
+    f = f.compose(v -> undeployAll());
+    f = f.compose(v -> runHooks(new ArrayList<>(shutdownHooks), shutdownHooks.size() - 1));
+    stopping =
+        f.eventually(() -> vertx.close())
+            .onComplete(
+                ar -> {
+                  if (ar.failed()) {
+                    LOG.warn("shutdown: {}", ar.cause().toString());
+                  }
+                  stopped.tryComplete();
+                })
+            .recover(e -> Future.succeededFuture());
+    return stopping;
+  }
+
+  private Future<Void> undeployAll() {
+    Future<Void> f = Future.succeededFuture();
+    List<String> ids = new ArrayList<>(deployments);
+    // Stdio last: it was deployed last and its writer flushes the final answers.
+    for (int i = ids.size() - 1; i >= 0; i--) {
+      String id = ids.get(i);
+      f = f.compose(v -> vertx.undeploy(id).recover(e -> {
+        LOG.warn("undeploy {}: {}", id, e.toString());
+        return Future.succeededFuture();
+      }));
+    }
+    return f;
+  }
+
+  private static Future<Void> runHooks(List<Supplier<Future<Void>>> hooks, int i) {
+    if (i < 0) {
+      return Future.succeededFuture();
+    }
+    Future<Void> f;
+    try {
+      f = hooks.get(i).get();
+    } catch (RuntimeException e) {
+      f = Future.failedFuture(e);
+    }
+    if (f == null) {
+      f = Future.succeededFuture();
+    }
+    return f.recover(e -> {
+          LOG.warn("shutdown hook failed: {}", e.toString());
+          return Future.succeededFuture();
+        })
+        .compose(v -> runHooks(hooks, i - 1));
+  }
+}

@@ -1,0 +1,80 @@
+package dev.gram.server;
+
+import dev.gram.edit.PatchOps;
+import dev.gram.index.RecallIndex;
+import dev.gram.store.PathResolver;
+import dev.gram.store.Vault;
+import dev.gram.store.VaultPath;
+import dev.gram.tools.support.GramContext;
+import dev.gram.tools.spi.ToolRegistry;
+import dev.gram.tools.Tools;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything behind the transports, built once per process: the vault, the search index, the
+ * tools. Transports share one instance, which is why a write through one is visible through all.
+ */
+public final class Services {
+  private final GramContext context;
+  private final ToolRegistry tools;
+
+  private Services(GramContext context, ToolRegistry tools) {
+    this.context = context;
+    this.tools = tools;
+  }
+
+  /** Opens the vault (scanning it in the background) and builds the tools. */
+  public static Services start(Vertx vertx, ServerConfig config, Clock clock) {
+    List<VaultPath.MountPoint> mounts = new ArrayList<>();
+    for (ServerConfig.Mount m : config.mounts()) {
+      mounts.add(new VaultPath.MountPoint(m.id(), m.root(), m.writable()));
+    }
+    boolean newVault = !java.nio.file.Files.exists(config.vault());
+    Vault vault = new Vault(new PathResolver(config.vault(), mounts), new PatchOps(), clock, 16);
+    // The index must listen before the vault starts: it hears of every document the scan loads.
+    RecallIndex index = RecallIndex.open(vault, config.index(), config.semantic());
+    vault.start();
+    for (String path : config.injectCommitUnknown()) {
+      vault.injectCommitUnknown(vault.paths().document(path));
+    }
+    if (newVault && config.welcome()) {
+      vault.scanned().compose(v -> Welcome.write(vault));
+    }
+    GramContext ctx = new GramContext(vertx, vault, index, config, clock);
+    return new Services(ctx, Tools.registry(ctx));
+  }
+
+  public GramContext context() {
+    return context;
+  }
+
+  public ToolRegistry tools() {
+    return tools;
+  }
+
+  public Vault vault() {
+    return context.vault();
+  }
+
+  /** Lets queued writes finish, then closes the search index, and releases files. */
+  public Future<Void> close() {
+    return context
+        .vault()
+        .close()
+        .compose(
+            v ->
+                context
+                    .vertx()
+                    .executeBlocking(
+                        () -> {
+                          if (context.index() instanceof RecallIndex ri) {
+                            ri.close();
+                          }
+                          return null;
+                        }));
+  }
+}

@@ -1,0 +1,454 @@
+package dev.gram.store;
+
+import dev.gram.async.Async;
+import dev.gram.async.SerialExecutor;
+import dev.gram.edit.PatchEngine;
+import dev.gram.format.GramDocument;
+import dev.gram.format.GramWriter;
+import dev.gram.format.Hashes;
+import dev.gram.format.History;
+import dev.gram.format.HistoryCodec;
+import dev.gram.format.LineDiff;
+import dev.gram.format.Revision;
+import dev.gram.format.StateDiff;
+import dev.gram.format.Times;
+import dev.gram.base.ErrorCode;
+import dev.gram.base.GramException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write actor of one document. Every load, reload and write of the document runs in its
+ * mailbox, one at a time, on the vault's I/O pool; readers take {@link #current()} without ever
+ * entering the mailbox.
+ */
+final class DocumentActor {
+  private static final Logger LOG = LoggerFactory.getLogger(DocumentActor.class);
+
+  static final String STALE_BASE = "Accepted revision or hash changed";
+  static final String STALE_EXTERNAL = "Artifact changed during transaction";
+  static final String CREATE_EXISTS = "Create target already exists";
+  static final String REUSE = "request_id belongs to another intent";
+  static final String UNKNOWN = "Replacement published but durability is uncertain: ";
+
+  private final Vault vault;
+  private final VaultPath location;
+  private final SerialExecutor mailbox;
+
+  /** The latest snapshot; null while not loaded or when no file exists. */
+  private volatile DocSnapshot snapshot;
+  /** Whether {@link #snapshot} reflects the file (null then means: no file). */
+  private volatile boolean loaded;
+  /** Set after a COMMIT_UNKNOWN: the file may differ from what we think; read it again. */
+  private boolean suspect;
+
+  DocumentActor(Vault vault, VaultPath location) {
+    this.vault = vault;
+    this.location = location;
+    this.mailbox = new SerialExecutor(vault.ioPool());
+  }
+
+  VaultPath location() {
+    return location;
+  }
+
+  /** The latest snapshot without waiting, or null when not loaded yet or absent. */
+  DocSnapshot current() {
+    return snapshot;
+  }
+
+  boolean loaded() {
+    return loaded;
+  }
+
+  int queueDepth() {
+    return mailbox.depth();
+  }
+
+  /** The snapshot, loading the file first if this actor has not read it yet. */
+  Future<DocSnapshot> snapshot() {
+    if (loaded) {
+      return Future.succeededFuture(snapshot);
+    }
+    return Async.run(
+        mailbox,
+        () -> {
+          ensureLoaded();
+          return snapshot;
+        });
+  }
+
+  /** Re-reads the file if another program changed it; used by the file watcher. */
+  Future<DocSnapshot> refresh() {
+    return Async.run(
+        mailbox,
+        () -> {
+          if (!loaded) {
+            ensureLoaded();
+          } else {
+            reloadIfChanged();
+          }
+          return snapshot;
+        });
+  }
+
+  /** Completes once everything queued before it has run: how the vault drains on shutdown. */
+  Future<DocSnapshot> refreshNoop() {
+    return Async.run(mailbox, () -> snapshot);
+  }
+
+  Future<CommitReceipt> submit(WriteCommand command) {
+    return Async.run(
+        mailbox,
+        () -> {
+          if (command instanceof WriteCommand.Create c) {
+            return create(c);
+          }
+          return patch((WriteCommand.Patch) command);
+        });
+  }
+
+  // ------------------------------------------------------------------ mailbox-only methods
+
+  private void ensureLoaded() throws IOException {
+    if (!loaded) {
+      vault.paths().checkLinks(location);
+      publish(DocumentLoader.load(location), true);
+      loaded = true;
+    }
+  }
+
+  /** Reloads when the file differs from the snapshot; returns true if it did. */
+  private boolean reloadIfChanged() throws IOException {
+    FileFingerprint now = FileFingerprint.of(location.file());
+    DocSnapshot s = snapshot;
+    FileFingerprint known = s == null ? FileFingerprint.ABSENT : s.fingerprint();
+    if (!suspect && now.equals(known)) {
+      return false;
+    }
+    boolean ours = suspect;
+    suspect = false;
+    publish(now.exists() ? DocumentLoader.load(location) : null, true);
+    return !ours;
+  }
+
+  /**
+   * Makes a new snapshot visible to readers and tells the vault; {@code fromDisk} when it was
+   * read from the file (so its request ids must be indexed again) rather than written by us.
+   */
+  private void publish(DocSnapshot next, boolean fromDisk) {
+    snapshot = next;
+    vault.published(location.path(), next, fromDisk);
+  }
+
+  private CommitReceipt create(WriteCommand.Create c) throws IOException {
+    ensureLoaded();
+    reloadIfChanged();
+    if (snapshot != null) {
+      throw new GramException(ErrorCode.STALE_REVISION, CREATE_EXISTS, current(snapshot));
+    }
+    vault.paths().checkLinks(location);
+    GramDocument initial = c.initial();
+    if (vault.documentIdTaken(initial.id(), location.path())) {
+      throw new GramException(
+          ErrorCode.E_ARGUMENT, "document id " + initial.id() + " is already used by another document");
+    }
+    String text = GramWriter.write(initial);
+    requireUnicode(text);
+    List<String> lines = LineDiff.lines(text);
+    String hash = Hashes.sha256(text);
+    Instant now = Times.truncate(vault.clock().instant());
+    long inFlight = vault.commitStarted(now);
+    try {
+      return createAt(c, initial, text, lines, hash, now);
+    } finally {
+      vault.commitEnded(inFlight);
+    }
+  }
+
+  private CommitReceipt createAt(
+      WriteCommand.Create c, GramDocument initial, String text, List<String> lines, String hash, Instant now)
+      throws IOException {
+    Revision rev0 =
+        HistoryCodec.sealed(
+            null,
+            new Revision(
+                0,
+                now,
+                c.effectiveAt(),
+                Revision.AGENT,
+                c.by(),
+                null,
+                null,
+                StateDiff.changes(null, initial),
+                LineDiff.diff(List.of(), lines),
+                hash,
+                ""));
+    History history = History.first(rev0, lines);
+    byte[] bytes = history.fileBytes(text);
+    try {
+      vault.durable().create(location.file(), bytes);
+    } catch (FileAlreadyExistsException e) {
+      reloadIfChanged();
+      throw new GramException(ErrorCode.STALE_REVISION, CREATE_EXISTS, current(snapshot));
+    } catch (DurableFiles.PublishedNotDurable e) {
+      suspect = true;
+      throw new GramException(ErrorCode.COMMIT_UNKNOWN, UNKNOWN + e.getMessage());
+    } catch (IOException e) {
+      throw storageFailure(e);
+    }
+    DocSnapshot next =
+        new DocSnapshot(
+            location.path(), location, initial, history, 0, hash, FileFingerprint.of(location.file()), 1, null);
+    publish(next, false);
+    return new CommitReceipt(location.path(), 0, next.shortHash(), c.created(), null, c.diagnostics(), false);
+  }
+
+  private CommitReceipt patch(WriteCommand.Patch p) throws IOException {
+    ensureLoaded();
+    boolean changedOutside = reloadIfChanged();
+    DocSnapshot s = snapshot;
+    if (s == null) {
+      throw new GramException(ErrorCode.E_ARGUMENT, "Document not found: " + location.path());
+    }
+    RequestIndex.Entry used = vault.requests().lookup(p.requestId());
+    if (used != null) {
+      if (!used.inFlight() && used.path().equals(location.path()) && used.digest().equals(p.digest())
+          && s.history() != null && used.rev() <= s.rev()) {
+        return replay(s, used.rev(), p.requestId());
+      }
+      throw reuse(used);
+    }
+    if (changedOutside) {
+      throw new GramException(ErrorCode.STALE_REVISION, STALE_EXTERNAL, current(s));
+    }
+    if (!s.writable()) {
+      throw new GramException(
+          ErrorCode.E_INTEGRITY,
+          s.failure() == null ? "Document cannot be written" : s.failure());
+    }
+    if (!vault.requests().reserve(p.requestId(), location.path(), p.digest())) {
+      throw reuse(vault.requests().lookup(p.requestId()));
+    }
+    boolean committed = false;
+    try {
+      if (p.baseRevision() != s.rev() || !hashMatches(p.expectedHash(), s.hash())) {
+        // Whether the file watcher or this write noticed first, an edit by another program since
+        // the caller's base is reported as such.
+        String message = editedOutsideSince(s, p.baseRevision()) ? STALE_EXTERNAL : STALE_BASE;
+        throw new GramException(ErrorCode.STALE_REVISION, message, whatChanged(s, p.baseRevision()));
+      }
+      PatchEngine.Outcome outcome =
+          vault.patchEngine().apply(s.requireState(), p.operations(), vault.patchContext());
+      CommitReceipt receipt = commit(s, outcome, p);
+      committed = true;
+      return receipt;
+    } finally {
+      if (!committed) {
+        vault.requests().release(p.requestId(), location.path());
+      }
+    }
+  }
+
+  private static boolean editedOutsideSince(DocSnapshot s, int base) {
+    List<Revision> revs = s.requireHistory().revisions();
+    for (int i = Math.max(0, base + 1); i < revs.size(); i++) {
+      if (Revision.EXTERNAL.equals(revs.get(i).actor())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private CommitReceipt commit(DocSnapshot s, PatchEngine.Outcome outcome, WriteCommand.Patch p)
+      throws IOException {
+    GramDocument next = outcome.state();
+    String text = GramWriter.write(next);
+    requireUnicode(text);
+    List<String> lines = LineDiff.lines(text);
+    String hash = Hashes.sha256(text);
+    History history = s.requireHistory();
+    Revision head = history.head();
+    Instant now = Times.truncate(vault.clock().instant());
+    long inFlight = vault.commitStarted(now);
+    try {
+      return commitAt(s, outcome, p, next, text, lines, hash, history, head, now);
+    } finally {
+      vault.commitEnded(inFlight);
+    }
+  }
+
+  private CommitReceipt commitAt(
+      DocSnapshot s,
+      PatchEngine.Outcome outcome,
+      WriteCommand.Patch p,
+      GramDocument next,
+      String text,
+      List<String> lines,
+      String hash,
+      History history,
+      Revision head,
+      Instant now)
+      throws IOException {
+    Instant at = now.isBefore(head.recordedAt()) ? head.recordedAt() : now;
+    Revision rev =
+        HistoryCodec.sealed(
+            head.chain(),
+            new Revision(
+                head.rev() + 1,
+                at,
+                p.effectiveAt(),
+                Revision.AGENT,
+                p.by(),
+                p.requestId(),
+                p.digest(),
+                StateDiff.changes(s.requireState(), next),
+                LineDiff.diff(history.headLines(), lines),
+                hash,
+                ""));
+    History appended = history.append(rev, lines);
+    byte[] bytes = appended.fileBytes(text);
+    try {
+      vault.durable().replace(location.file(), bytes);
+    } catch (DurableFiles.PublishedNotDurable e) {
+      // The new file is visible but may not survive a crash. A retry with the same request_id
+      // reads the file again and settles from what is really there.
+      suspect = true;
+      vault.requests().release(p.requestId(), location.path());
+      throw new GramException(ErrorCode.COMMIT_UNKNOWN, UNKNOWN + e.getMessage());
+    } catch (IOException e) {
+      throw storageFailure(e);
+    }
+    DocSnapshot published =
+        new DocSnapshot(
+            location.path(),
+            location,
+            next,
+            appended,
+            rev.rev(),
+            hash,
+            FileFingerprint.of(location.file()),
+            appended.revisions().size(),
+            null);
+    vault.requests().committed(p.requestId(), location.path(), rev.rev(), p.digest());
+    publish(published, false);
+    return new CommitReceipt(
+        location.path(), rev.rev(), published.shortHash(), outcome.created(), p.requestId(), outcome.diagnostics(), false);
+  }
+
+  private CommitReceipt replay(DocSnapshot s, int revNumber, String requestId) {
+    Revision r = s.requireHistory().revision(revNumber);
+    List<String> created = new ArrayList<>();
+    for (Revision.Change c : r.changes()) {
+      if (c.kind() == Revision.Kind.ADD && !c.type().equals("document")) {
+        created.add(c.id());
+      }
+    }
+    return new CommitReceipt(location.path(), revNumber, r.shortHash(), created, requestId, new JsonArray(), true);
+  }
+
+  private static GramException reuse(RequestIndex.Entry used) {
+    JsonObject details = new JsonObject();
+    if (used != null) {
+      details.put("path", used.path());
+      if (!used.inFlight()) {
+        details.put("revision", used.rev());
+      }
+    }
+    return new GramException(ErrorCode.E_REQUEST_REUSE, REUSE, details);
+  }
+
+  private static GramException storageFailure(IOException e) {
+    LOG.warn("commit failed: {}", e.toString());
+    return new GramException(ErrorCode.E_STORAGE, "Storage commit failed: " + e.getMessage());
+  }
+
+  /**
+   * Files are UTF-8: a string holding half of a surrogate pair (which JSON's {@code \\u} escapes
+   * can express) has no UTF-8 form and would not read back as written, so it is refused.
+   */
+  private static void requireUnicode(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new GramException(
+            ErrorCode.E_ARGUMENT, "A value holds an unpaired UTF-16 surrogate, which is not Unicode text");
+      }
+    }
+  }
+
+  static boolean hashMatches(String expected, String fullHash) {
+    if (expected == null || fullHash == null) {
+      return false;
+    }
+    String e = expected.trim().toLowerCase(java.util.Locale.ROOT);
+    return e.length() >= 16 && fullHash.startsWith(e);
+  }
+
+  /** The current CAS pair, for errors that send the caller back to read. */
+  static JsonObject current(DocSnapshot s) {
+    JsonObject d = new JsonObject();
+    if (s != null) {
+      d.put("path", s.path()).put("rev", s.rev()).put("hash", s.shortHash());
+    }
+    return d;
+  }
+
+  /**
+   * The details of STALE_REVISION: the current rev and hash, and what changed since the caller's
+   * base — ids added, changed and removed, by whom, revision by revision.
+   */
+  static JsonObject whatChanged(DocSnapshot s, int base) {
+    JsonObject d = current(s).put("base_revision", base);
+    if (s.history() == null || base < 0 || base >= s.rev()) {
+      return d;
+    }
+    Set<String> added = new LinkedHashSet<>();
+    Set<String> changed = new LinkedHashSet<>();
+    Set<String> removed = new LinkedHashSet<>();
+    Set<String> by = new LinkedHashSet<>();
+    JsonArray revisions = new JsonArray();
+    List<Revision> revs = s.history().revisions();
+    for (int i = base + 1; i < revs.size(); i++) {
+      Revision r = revs.get(i);
+      by.add(r.by());
+      for (Revision.Change c : r.changes()) {
+        String id = c.id().equals(s.state() == null ? null : s.state().id()) ? "doc" : c.id();
+        switch (c.kind()) {
+          case ADD -> added.add(id);
+          case SET -> {
+            if (!added.contains(id)) {
+              changed.add(id);
+            }
+          }
+          case DEL -> {
+            if (!added.remove(id)) {
+              removed.add(id);
+            }
+            changed.remove(id);
+          }
+        }
+      }
+      if (revs.size() - i <= 20) {
+        revisions.add(new JsonArray().add(r.rev()).add(r.by()).add(Times.format(r.recordedAt())).add(r.countSummary()));
+      }
+    }
+    return d.put("added", new JsonArray(new ArrayList<>(added)))
+        .put("changed", new JsonArray(new ArrayList<>(changed)))
+        .put("removed", new JsonArray(new ArrayList<>(removed)))
+        .put("by", new JsonArray(new ArrayList<>(by)))
+        .put("revisions", revisions);
+  }
+}

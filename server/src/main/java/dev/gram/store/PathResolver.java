@@ -1,0 +1,177 @@
+package dev.gram.store;
+
+import dev.gram.base.ErrorCode;
+import dev.gram.base.GramException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the paths agents send into {@link VaultPath}s, rejecting with the contract's exact
+ * messages everything that could reach outside the vault:
+ *
+ * <ul>
+ *   <li>absolute paths ({@code /x}, {@code C:/x}, {@code ~/x}): {@value #ABSOLUTE};
+ *   <li>{@code ..} segments, and symbolic links that lead outside the root: {@value #OUTSIDE};
+ *   <li>hidden segments ({@code .x}), empty segments, backslashes, NUL and other control
+ *       characters: {@value #HIDDEN};
+ *   <li>an {@code @} path that is not a configured {@code @mounts/<id>}: {@value #NOT_MOUNTED};
+ *   <li>a write under a mount deeper than its project folders: {@value #MOUNT_DEPTH};
+ *   <li>a write under a read-only mount: {@code E_READ_ONLY} {@value #READ_ONLY}.
+ * </ul>
+ *
+ * <p>Syntax checks are pure and run anywhere; {@link #checkLinks} touches the file system and runs
+ * on a worker.
+ */
+public final class PathResolver {
+  public static final String ABSOLUTE = "Absolute paths are outside the approved folder";
+  public static final String NOT_MOUNTED = "Path does not start with a mounted collection";
+  public static final String OUTSIDE = "Path is outside the approved folders";
+  public static final String HIDDEN = "Path is outside an approved folder or hidden";
+  public static final String MOUNT_DEPTH = "Vault mounts support writes only to top-level documents";
+  public static final String READ_ONLY = "This mounted folder is read-only to agents";
+
+  public static final String MOUNTS = "@mounts";
+
+  private final Path vaultRoot;
+  private final Map<String, VaultPath.MountPoint> mounts;
+
+  public PathResolver(Path vaultRoot, List<VaultPath.MountPoint> mounts) {
+    this.vaultRoot = vaultRoot.toAbsolutePath().normalize();
+    Map<String, VaultPath.MountPoint> m = new LinkedHashMap<>();
+    for (VaultPath.MountPoint mp : mounts) {
+      m.put(mp.id(), new VaultPath.MountPoint(mp.id(), mp.root().toAbsolutePath().normalize(), mp.writable()));
+    }
+    this.mounts = Map.copyOf(m);
+  }
+
+  public Path vaultRoot() {
+    return vaultRoot;
+  }
+
+  public List<VaultPath.MountPoint> mounts() {
+    return List.copyOf(new LinkedHashMap<>(mounts).values());
+  }
+
+  public VaultPath.MountPoint mount(String id) {
+    return mounts.get(id);
+  }
+
+  /** A path that must name a {@code .gram} document. */
+  public VaultPath document(String raw) {
+    VaultPath p = resolve(raw);
+    if (!p.document()) {
+      throw new GramException(ErrorCode.E_ARGUMENT, "path must name a .gram document: " + raw);
+    }
+    return p;
+  }
+
+  /** A path that must name a folder ({@code ""} or {@code null} is the vault root). */
+  public VaultPath folder(String raw) {
+    VaultPath p = resolve(raw == null ? "" : raw);
+    if (p.document()) {
+      throw new GramException(ErrorCode.E_ARGUMENT, "folder must name a folder, not a document: " + raw);
+    }
+    return p;
+  }
+
+  /** A document path that a write may target. */
+  public VaultPath writableDocument(String raw) {
+    VaultPath p = document(raw);
+    if (p.mount() != null) {
+      if (!p.mount().writable()) {
+        throw new GramException(ErrorCode.E_READ_ONLY, READ_ONLY);
+      }
+      if (p.relative().split("/").length > 2) {
+        throw new GramException(ErrorCode.E_PATH, MOUNT_DEPTH);
+      }
+    }
+    return p;
+  }
+
+  public VaultPath resolve(String raw) {
+    if (raw == null) {
+      raw = "";
+    }
+    if (raw.startsWith("/") || raw.startsWith("~") || raw.matches("^[A-Za-z]:.*") || raw.startsWith("\\\\")) {
+      throw new GramException(ErrorCode.E_PATH, ABSOLUTE);
+    }
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      if (c < 0x20 || c == 0x7f || c == '\\') {
+        throw new GramException(ErrorCode.E_PATH, HIDDEN);
+      }
+    }
+    String path = raw.endsWith("/") ? raw.substring(0, raw.length() - 1) : raw;
+    if (path.isEmpty()) {
+      return new VaultPath("", null, vaultRoot, false);
+    }
+    String[] segments = path.split("/", -1);
+    for (String s : segments) {
+      if (s.equals("..")) {
+        throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+      }
+    }
+    for (String s : segments) {
+      if (s.isEmpty() || s.startsWith(".")) {
+        throw new GramException(ErrorCode.E_PATH, HIDDEN);
+      }
+    }
+    VaultPath.MountPoint mount = null;
+    Path root = vaultRoot;
+    int first = 0;
+    if (segments[0].startsWith("@")) {
+      if (!segments[0].equals(MOUNTS) || segments.length < 2 || !mounts.containsKey(segments[1])) {
+        throw new GramException(ErrorCode.E_PATH, NOT_MOUNTED);
+      }
+      mount = mounts.get(segments[1]);
+      root = mount.root();
+      first = 2;
+    }
+    Path file = root;
+    for (int i = first; i < segments.length; i++) {
+      file = file.resolve(segments[i]);
+    }
+    boolean document = path.endsWith(".gram") && segments.length > first;
+    return new VaultPath(path, mount, file.normalize(), document);
+  }
+
+  /**
+   * Rejects a path whose existing part leads, through a symbolic link, outside its root. Runs on a
+   * worker thread: it reads the file system.
+   */
+  public void checkLinks(VaultPath p) {
+    Path root = p.mount() == null ? vaultRoot : p.mount().root();
+    try {
+      Path realRoot = Files.exists(root) ? root.toRealPath() : root;
+      Path probe = p.file();
+      while (probe != null && !Files.exists(probe, LinkOption.NOFOLLOW_LINKS)) {
+        probe = probe.getParent();
+      }
+      if (probe == null) {
+        return;
+      }
+      if (!Files.exists(probe)) {
+        // A dangling symbolic link: writing through it could create a file anywhere.
+        throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+      }
+      Path real = probe.toRealPath();
+      if (!real.startsWith(realRoot)) {
+        throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+      }
+    } catch (IOException e) {
+      throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+    }
+  }
+
+  /** The agent-visible path of a file under a root (inverse of {@link #resolve}). */
+  public String pathOf(VaultPath.MountPoint mount, Path file) {
+    Path root = mount == null ? vaultRoot : mount.root();
+    String rel = root.relativize(file).toString().replace('\\', '/');
+    return mount == null ? rel : mount.key() + "/" + rel;
+  }
+}

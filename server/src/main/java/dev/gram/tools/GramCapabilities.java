@@ -1,0 +1,70 @@
+package dev.gram.tools;
+
+import dev.gram.base.ResponseBudget;
+import dev.gram.index.IndexStatus;
+import dev.gram.tools.spi.CallContext;
+import dev.gram.tools.spi.Tool;
+import dev.gram.tools.support.GramContext;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/**
+ * {@code gram_capabilities}: the tools, whether semantic search works at this moment (and why not),
+ * and the index's state, read when the call arrives.
+ */
+public final class GramCapabilities implements Tool {
+  private final GramContext ctx;
+  private final List<String> toolNames;
+
+  public GramCapabilities(GramContext ctx, List<String> toolNames) {
+    this.ctx = ctx;
+    this.toolNames = List.copyOf(toolNames);
+  }
+
+  @Override
+  public String name() {
+    return "gram_capabilities";
+  }
+
+  @Override
+  public String description() {
+    return "What this server can do right now: its tools, whether semantic search works at this moment (status "
+        + "available, or unavailable with the reason), the answer budget in bytes, and the search index's state "
+        + "(indexed, pending and failed documents, embedded chunks).";
+  }
+
+  @Override
+  public JsonObject inputSchema() {
+    return ToolSchemas.load(name());
+  }
+
+  @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
+  public Future<JsonObject> call(JsonObject args, CallContext call) {
+    IndexStatus.Stats stats = ctx.index().stats();
+    IndexStatus.Semantic semantic = ctx.index().semantic();
+    JsonObject sem = new JsonObject();
+    if (semantic.reason() != null && !semantic.available()) {
+      sem.put("reason", semantic.reason());
+    }
+    sem.put("status", semantic.status());
+    return Future.succeededFuture(
+        new JsonObject()
+            .put("budget_bytes", ResponseBudget.BYTES)
+            .put(
+                "index",
+                new JsonObject()
+                    .put("embeddedChunks", stats.embeddedChunks())
+                    .put("failedFiles", stats.failedFiles())
+                    .put("indexedFiles", stats.indexedFiles())
+                    .put("pendingFiles", stats.pendingFiles()))
+            .put("semantic", sem)
+            .put("tools", new JsonArray(toolNames)));
+  }
+}

@@ -1,0 +1,108 @@
+package dev.gram.tools;
+
+import dev.gram.async.Async;
+import dev.gram.base.ErrorCode;
+import dev.gram.base.GramException;
+import dev.gram.store.DocSnapshot;
+import dev.gram.store.PathResolver;
+import dev.gram.store.VaultPath;
+import dev.gram.tools.spi.CallContext;
+import dev.gram.tools.spi.Tool;
+import dev.gram.tools.support.GramContext;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code gram_projects}: the vault's project folders (folders directly under it, with how many
+ * documents each holds, empty ones included) and its mounts, each with the exact key agents use
+ * as a path prefix.
+ */
+public final class GramProjects implements Tool {
+  private final GramContext ctx;
+
+  public GramProjects(GramContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public String name() {
+    return "gram_projects";
+  }
+
+  @Override
+  public String description() {
+    return "The vault shared with agents: its project folders as [name, document count], and its mounts as "
+        + "{key, id, kind, name, count, access}. Use a mount's exact key as the path prefix "
+        + "(@mounts/<id>/project/doc.gram); the @mounts namespace never shadows a project. access is read or write.";
+  }
+
+  @Override
+  public JsonObject inputSchema() {
+    return ToolSchemas.load(name());
+  }
+
+  @Override
+  public boolean readOnly() {
+    return true;
+  }
+
+  @Override
+  public Future<JsonObject> call(JsonObject args, CallContext call) {
+    // Empty project folders exist only on disk: listing them is file I/O, done off the event loop.
+    return Async.run(ctx.vault().io(), this::answer);
+  }
+
+  private JsonObject answer() {
+    PathResolver paths = ctx.vault().paths();
+    Map<String, Integer> projects = new TreeMap<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(paths.vaultRoot())) {
+      for (Path p : ds) {
+        String name = p.getFileName().toString();
+        if (Files.isDirectory(p) && !name.startsWith(".") && !name.startsWith("@")) {
+          projects.put(name, 0);
+        }
+      }
+    } catch (IOException e) {
+      throw new GramException(ErrorCode.E_STORAGE, "Cannot list the vault: " + e.getMessage());
+    }
+    Map<String, Integer> mountCounts = new TreeMap<>();
+    for (DocSnapshot s : ctx.vault().documents()) {
+      String path = s.path();
+      if (path.startsWith(PathResolver.MOUNTS + "/")) {
+        String id = path.split("/")[1];
+        mountCounts.merge(id, 1, Integer::sum);
+      } else {
+        int slash = path.indexOf('/');
+        if (slash > 0) {
+          projects.merge(path.substring(0, slash), 1, Integer::sum);
+        }
+      }
+    }
+    JsonArray projectRows = new JsonArray();
+    projects.forEach((name, count) -> projectRows.add(new JsonArray().add(name).add(count)));
+    JsonArray mounts = new JsonArray();
+    for (VaultPath.MountPoint m : paths.mounts()) {
+      mounts.add(
+          new JsonObject()
+              .put("access", m.writable() ? "write" : "read")
+              .put("count", mountCounts.getOrDefault(m.id(), 0))
+              .put("id", m.id())
+              .put("key", m.key())
+              .put("kind", "folder")
+              .put("name", m.root().getFileName() == null ? m.id() : m.root().getFileName().toString()));
+    }
+    Path vaultName = paths.vaultRoot().getFileName();
+    return new JsonObject()
+        .put("access", "write")
+        .put("mounts", mounts)
+        .put("projects", projectRows)
+        .put("vault", vaultName == null ? "vault" : vaultName.toString());
+  }
+}
