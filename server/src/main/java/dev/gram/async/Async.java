@@ -1,6 +1,5 @@
 package dev.gram.async;
 
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -10,8 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The one bridge between Vert.x {@link Future}s, Mutiny {@link Uni}s and work that must run off
- * the event loop. Results computed on a worker are handed back on the caller's Vert.x context, so
+ * The one bridge between Vert.x {@link Future}s and work that must run off the event loop. Results computed on a worker are handed back on the caller's Vert.x context, so
  * callbacks composed on the returned future run where the caller expects them to.
  */
 public final class Async {
@@ -45,27 +43,5 @@ public final class Async {
     } else {
       ctx.runOnContext(v -> r.run());
     }
-  }
-
-  /** A lazy {@link Uni} of a Vert.x future (subscribing does not start the future twice). */
-  public static <T> Uni<T> toUni(Future<T> future) {
-    return Uni.createFrom()
-        .emitter(
-            em ->
-                future.onComplete(
-                    ar -> {
-                      if (ar.succeeded()) {
-                        em.complete(ar.result());
-                      } else {
-                        em.fail(ar.cause());
-                      }
-                    }));
-  }
-
-  /** A Vert.x future of a {@link Uni}, subscribing to it once. */
-  public static <T> Future<T> toFuture(Uni<T> uni) {
-    Promise<T> promise = Promise.promise();
-    uni.subscribe().with(promise::complete, promise::fail);
-    return promise.future();
   }
 }

@@ -1,0 +1,99 @@
+package dev.gram;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers of the server, as docs/architecture.md draws them, checked on the compiled classes:
+ *
+ * <pre>
+ *   base, async                      the ground floor: any layer may use it; it uses none
+ *   format → edit → store → index → tools → protocol → transport → server
+ * </pre>
+ *
+ * <p>Each layer may use the ones before it and the ground floor, never one after it. Two rooms
+ * inside the tools layer have rules of their own: the protocol knows tools only through
+ * {@code tools.spi} (the interfaces a tool implements), and {@code tools.support} (what tools
+ * share) never reaches into the tools themselves. No two packages depend on each other, through
+ * any number of steps.
+ */
+class ArchitectureTest {
+  private static JavaClasses product;
+
+  @BeforeAll
+  static void importProductClasses() {
+    product =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("dev.gram");
+  }
+
+  @Test
+  void importsTheProduct() {
+    // A rule over no classes passes vacuously; make sure the importer found the server.
+    org.assertj.core.api.Assertions.assertThat(product.containPackage("dev.gram.store")).isTrue();
+    org.assertj.core.api.Assertions.assertThat(product.containPackage("dev.gram.conformance"))
+        .as("the conformance runner is its own module, not part of the server")
+        .isFalse();
+  }
+
+  @Test
+  void layersOnlyLookDown() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("Base").definedBy("dev.gram.base..")
+        .layer("Async").definedBy("dev.gram.async..")
+        .layer("Format").definedBy("dev.gram.format..")
+        .layer("Edit").definedBy("dev.gram.edit..")
+        .layer("Store").definedBy("dev.gram.store..")
+        .layer("Index").definedBy("dev.gram.index..")
+        .layer("ToolSpi").definedBy("dev.gram.tools.spi..")
+        .layer("Tools").definedBy("dev.gram.tools", "dev.gram.tools.support..")
+        .layer("Protocol").definedBy("dev.gram.protocol..")
+        .layer("Transport").definedBy("dev.gram.transport..")
+        .layer("Server").definedBy("dev.gram.server..")
+        .whereLayer("Base").mayNotAccessAnyLayer()
+        .whereLayer("Async").mayOnlyAccessLayers("Base")
+        .whereLayer("Format").mayOnlyAccessLayers("Base")
+        .whereLayer("Edit").mayOnlyAccessLayers("Base", "Format")
+        .whereLayer("Store").mayOnlyAccessLayers("Base", "Async", "Format", "Edit")
+        .whereLayer("Index").mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store")
+        .whereLayer("ToolSpi").mayOnlyAccessLayers("Base", "Async")
+        .whereLayer("Tools")
+        .mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store", "Index", "ToolSpi")
+        .whereLayer("Protocol").mayOnlyAccessLayers("Base", "Async", "ToolSpi")
+        .whereLayer("Transport").mayOnlyAccessLayers("Base", "Async", "Protocol")
+        .check(product);
+  }
+
+  @Test
+  void toolSupportNeverReachesIntoTheTools() {
+    noClasses()
+        .that().resideInAPackage("dev.gram.tools.support..")
+        .should().dependOnClassesThat().resideInAPackage("dev.gram.tools")
+        .because("tools.support is what every tool shares; a tool depends on it, not the reverse")
+        .check(product);
+  }
+
+  @Test
+  void toolsReachTheStoreThroughItsInterfaces() {
+    noClasses()
+        .that().resideInAnyPackage("dev.gram.tools..")
+        .should().dependOnClassesThat().haveFullyQualifiedName("dev.gram.store.Vault")
+        .because("the store's interfaces are the seam a cluster routes writes through")
+        .check(product);
+  }
+
+  @Test
+  void noPackageCycles() {
+    slices().matching("dev.gram.(**)").should().beFreeOfCycles().check(product);
+  }
+}
