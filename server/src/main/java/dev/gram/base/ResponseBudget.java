@@ -16,7 +16,12 @@ public final class ResponseBudget {
 
   /** The size of the answer as a client receives it in the text content. */
   public static int sizeOf(JsonObject answer) {
-    return answer.encode().getBytes(StandardCharsets.UTF_8).length;
+    return sizeOf(answer.encode());
+  }
+
+  /** The size in UTF-8 bytes of an answer already encoded as compact JSON. */
+  public static int sizeOf(String encodedAnswer) {
+    return encodedAnswer.getBytes(StandardCharsets.UTF_8).length;
   }
 
   public static boolean fits(JsonObject answer) {

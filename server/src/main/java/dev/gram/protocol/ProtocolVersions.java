@@ -1,10 +1,15 @@
 package dev.gram.protocol;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The MCP revisions this server speaks. Legacy revisions open with an {@code initialize}
- * handshake; modern ones carry the version in every request's {@code _meta}.
+ * The MCP revisions this server speaks, and the two answers about versions that do not depend on
+ * the era: the version {@code initialize} settles on, and the -32022 refusal of a version we do
+ * not speak. Legacy revisions open with an {@code initialize} handshake; modern ones carry the
+ * version in every request's {@code _meta} (see {@link RequestEra}).
  */
 public final class ProtocolVersions {
   private ProtocolVersions() {}
@@ -43,5 +48,23 @@ public final class ProtocolVersions {
    */
   public static String negotiate(String requested) {
     return isLegacy(requested) ? requested : LEGACY.get(0);
+  }
+
+  /**
+   * The -32022 answer, listing every version we speak so the client can pick one. Public because
+   * the Streamable HTTP transport gives it for an unsupported {@code MCP-Protocol-Version} header
+   * before any message is read.
+   */
+  public static Reply unsupported(Object id, String requested) {
+    JsonObject data =
+        new JsonObject()
+            .put("supported", new JsonArray(new ArrayList<>(ALL)))
+            .put("requested", requested);
+    return Reply.error(
+        id,
+        JsonRpc.UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version",
+        data,
+        Reply.ErrorKind.INVALID_MESSAGE);
   }
 }

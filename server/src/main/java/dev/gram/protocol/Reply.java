@@ -3,19 +3,77 @@ package dev.gram.protocol;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The dispatcher's answer to one message: the JSON-RPC message to send back (or none), and the
- * HTTP status the Streamable HTTP transport should use for it. Other transports ignore the status.
+ * What the dispatcher made of one message, in the protocol's terms: a result, a JSON-RPC error of
+ * some {@link ErrorKind}, or nothing to send and why. It names no HTTP status: each transport
+ * decides what an outcome means on its wire (stdio and legacy SSE only send the message; Streamable
+ * HTTP also picks a status from the outcome).
  */
-public record Reply(JsonObject message, int httpStatus) {
+public sealed interface Reply {
 
-  /** Nothing to send: a notification, a client response, or a cancelled request. */
-  public static final Reply NONE = new Reply(null, 202);
+  /** A notification or a client's response was taken; there is nothing to answer. */
+  Reply ACCEPTED = new Accepted();
 
-  public static Reply ok(JsonObject message) {
-    return new Reply(message, 200);
+  /** The request was cancelled; the specification asks for no answer at all. */
+  Reply CANCELLED = new Cancelled();
+
+  /** The JSON-RPC message to send back, or {@code null} when there is none. */
+  JsonObject message();
+
+  default boolean isNone() {
+    return message() == null;
   }
 
-  public boolean isNone() {
-    return message == null;
+  /** A JSON-RPC result answering a request. */
+  record Result(JsonObject message) implements Reply {}
+
+  /** A JSON-RPC error response, with the kind of failure it reports. */
+  record Error(JsonObject message, ErrorKind kind) implements Reply {}
+
+  /** Nothing to send: a notification or a client's response was taken. */
+  record Accepted() implements Reply {
+    @Override
+    public JsonObject message() {
+      return null;
+    }
+  }
+
+  /** Nothing to send: the client cancelled the request, or its stream went away. */
+  record Cancelled() implements Reply {
+    @Override
+    public JsonObject message() {
+      return null;
+    }
+  }
+
+  /** What a JSON-RPC error says about the request it answers. */
+  enum ErrorKind {
+    /**
+     * Refused before any method ran: the message is not valid JSON-RPC, its protocol version or
+     * {@code _meta} cannot be served, it comes out of order in the handshake, or its id is already
+     * in flight.
+     */
+    INVALID_MESSAGE,
+    /** A 2026-07-28 request for a method this server does not serve. */
+    UNKNOWN_METHOD,
+    /**
+     * The request was taken and the error is its answer: the method refused its parameters (an
+     * unknown tool or cursor, arguments that are not an object), or a legacy session does not know
+     * the method, which the legacy eras report like any other error of an accepted request.
+     */
+    METHOD_ERROR,
+    /** The server failed while answering; the log has the cause. */
+    INTERNAL
+  }
+
+  static Reply result(Object id, JsonObject result) {
+    return new Result(JsonRpc.result(id, result));
+  }
+
+  static Reply error(Object id, int code, String message, Object data, ErrorKind kind) {
+    return new Error(JsonRpc.error(id, code, message, data), kind);
+  }
+
+  static Reply error(Object id, int code, String message, ErrorKind kind) {
+    return error(id, code, message, null, kind);
   }
 }

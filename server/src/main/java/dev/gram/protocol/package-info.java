@@ -1,17 +1,50 @@
 /**
- * MCP itself, independent of any transport: JSON-RPC framing, both protocol eras, and the shaping
- * of tool answers.
+ * MCP itself, independent of any transport: JSON-RPC framing, both protocol eras, the routing of
+ * requests to their methods, argument validation, and the shaping of tool answers and errors.
  *
- * <h2>Design</h2>
+ * <h2>What it owns</h2>
  *
- * <p>{@link dev.gram.protocol.McpDispatcher} is the only class that knows MCP. A transport parses
- * bytes into a {@link dev.gram.protocol.JsonRpc.Message} (never an exception: malformed input
- * becomes {@link dev.gram.protocol.JsonRpc.Invalid}), hands it to the dispatcher together with
- * the {@link dev.gram.protocol.Channel} it arrived on, and writes back the {@link
- * dev.gram.protocol.Reply}. A reply carries an HTTP status hint, which only the Streamable HTTP
- * transport reads. Notifications about a request (progress, a subscription's acknowledgement) go to
- * a consumer the transport supplies: stdout for stdio, the request's SSE stream for HTTP, the
- * session stream for legacy SSE.
+ * <ul>
+ *   <li>{@link dev.gram.protocol.JsonRpc}: the message shapes, the error codes, and a parser that
+ *       turns any bytes into exactly one {@link dev.gram.protocol.JsonRpc.Message} (malformed input
+ *       becomes {@link dev.gram.protocol.JsonRpc.Invalid}, never an exception).
+ *   <li>{@link dev.gram.protocol.McpDispatcher}: the one entry. A transport hands it a message and
+ *       the {@link dev.gram.protocol.Channel} it arrived on and gets back a {@link
+ *       dev.gram.protocol.Reply}.
+ *   <li>{@link dev.gram.protocol.Channel}: the only per-connection state MCP has, a legacy
+ *       handshake and the requests in flight.
+ *   <li>{@link dev.gram.protocol.ProtocolVersions}, {@link dev.gram.protocol.MetaKeys}, {@link
+ *       dev.gram.protocol.ServerInfo} and {@link dev.gram.protocol.ProtocolMetrics}: the versions we
+ *       speak, the {@code _meta} keys, how the server names itself, and what it reports about the
+ *       calls it serves. The server supplies the last two, so this package needs nothing from above.
+ * </ul>
+ *
+ * <h2>Design: a router and small handlers</h2>
+ *
+ * The dispatcher only routes. For a request other than {@code initialize}, {@code RequestEra}
+ * decides which era serves it (the version in its {@code _meta} first, then its channel's
+ * handshake) or refuses it; then the era's method table sends it to one handler per era's
+ * lifecycle or per method family:
+ *
+ * <ul>
+ *   <li>{@code LegacyHandshake}: {@code initialize}, {@code notifications/initialized}, {@code
+ *       ping};
+ *   <li>{@code ModernEra}: the per-request {@code _meta} checks and {@code server/discover};
+ *   <li>{@code ToolsList}: {@code tools/list};
+ *   <li>{@code ToolsCall}: {@code tools/call}, with {@code CallInFlight} as the context a running
+ *       tool sees (progress, cancellation) and {@code ToolResults} shaping what it gives;
+ *   <li>{@code Subscriptions}: {@code subscriptions/listen}.
+ * </ul>
+ *
+ * <h2>Outcomes, not statuses</h2>
+ *
+ * A {@link dev.gram.protocol.Reply} says what happened in the protocol's terms: a result, a
+ * JSON-RPC error of some {@link dev.gram.protocol.Reply.ErrorKind} (an invalid message, an unknown
+ * 2026-07-28 method, an error the method answered with, a server fault), a notification taken, or
+ * a cancelled request. Only the transport knows what that means on its wire; the Streamable HTTP
+ * transport alone turns it into an HTTP status. Notifications about a request (progress, a
+ * subscription's acknowledgement) go to a consumer the transport supplies: stdout for stdio, the
+ * request's SSE stream for HTTP, the session stream for legacy SSE.
  *
  * <h2>Two eras on one endpoint</h2>
  *
@@ -22,7 +55,8 @@
  *       data.supported}, every result has {@code resultType}, list and discovery results carry
  *       {@code ttlMs} and {@code cacheScope}, and results name the server in {@code _meta}. Methods:
  *       {@code server/discover}, {@code tools/list}, {@code tools/call}, {@code
- *       subscriptions/listen} (acknowledged with an empty filter, since nothing we list changes).
+ *       subscriptions/listen} (acknowledged with an empty filter, since nothing we list changes;
+ *       held open until the client leaves or the server shuts down). {@code ping} is gone.
  *   <li><b>Legacy (2024-11-05 to 2025-11-25).</b> {@code initialize} records a {@link
  *       dev.gram.protocol.Channel.Handshake} on the channel (the stdio process, an HTTP session,
  *       an SSE connection) and answers the client's version if we speak it, else our newest legacy
@@ -36,14 +70,15 @@
  * <h2>Tool calls</h2>
  *
  * Arguments are checked by {@link dev.gram.protocol.ArgumentValidator} against the very schema
- * {@code tools/list} publishes (vertx-json-schema, draft 2020-12); a failure is an {@code
- * E_ARGUMENT} tool result, never a protocol error. The tool then runs with a {@link
- * dev.gram.tools.spi.CallContext} whose agent is the client's name (from {@code initialize} or from
- * {@code _meta.clientInfo}), else the transport's name. Its answer becomes {@code content} (one
- * text item of compact JSON) plus {@code structuredContent} (the same object); a {@link
- * dev.gram.base.GramException} becomes {@code isError: true} with {@code {"error":{code,
- * message, details}}}; anything else becomes {@code E_INTERNAL} with a short message while the
- * cause goes to the log. An answer over {@link dev.gram.tools.ResponseBudget#BYTES} becomes {@code
+ * {@code tools/list} publishes (vertx-json-schema, draft 2020-12), after the tool's own {@code
+ * precheck} for codes that must win over {@code E_ARGUMENT}; a failure is a tool result, never a
+ * protocol error. The tool then runs with a {@link dev.gram.tools.spi.CallContext} whose agent is
+ * the client's name (from {@code initialize} or from {@code _meta.clientInfo}), else the
+ * transport's name. Its answer becomes {@code content} (one text item of compact JSON) plus {@code
+ * structuredContent} (the same object); a {@link dev.gram.base.GramException} becomes {@code
+ * isError: true} with {@code {"error":{code, message, details}}}, shaped in one place ({@code
+ * ToolErrors}); anything else becomes {@code E_INTERNAL} with a short message while the cause goes
+ * to the log. An answer over {@link dev.gram.base.ResponseBudget#BYTES} becomes {@code
  * E_CONTEXT_BUDGET}. Protocol faults (unknown tool, malformed request) are JSON-RPC errors.
  *
  * <h2>Cancellation and shutdown</h2>
@@ -51,18 +86,25 @@
  * Every call is registered on its channel under its request id. {@code notifications/cancelled}
  * (stdio, legacy sessions) or a closed channel (a modern HTTP request whose connection went away)
  * marks the call cancelled, which the tool can see, and the call is answered with nothing. The
- * dispatcher counts calls until their tools finish, cancelled or not, so {@link
- * dev.gram.protocol.McpDispatcher#drain} lets shutdown wait for writes to land.
+ * dispatcher counts calls until their tools finish, cancelled or not; {@link
+ * dev.gram.protocol.McpDispatcher#drain} completes when that count reaches zero (the last call to
+ * finish completes it, nothing polls) or at its timeout, so shutdown can wait for writes to land.
  *
  * <h2>Threads</h2>
  *
  * The dispatcher holds no per-connection state of its own and may be called from any event loop;
  * {@link dev.gram.protocol.Channel} is safe to share. Tools are called on the caller's event loop
  * and must not block; their futures may complete on any thread.
+ *
+ * <h2>What it may not touch</h2>
+ *
+ * Tools only through {@code dev.gram.tools.spi} ({@link dev.gram.tools.spi.Tool}, {@link
+ * dev.gram.tools.spi.CallContext}, {@link dev.gram.tools.spi.ToolRegistry}): no tool
+ * implementation ({@code dev.gram.tools}, {@code dev.gram.tools.support}), so a call is routed and
+ * validated without knowing which tool it is. Nothing of the transports or the server ({@code
+ * dev.gram.transport}, {@code dev.gram.server}): no HTTP status, header or session is chosen here,
+ * and what the server is called, its version and its metrics arrive as constructor parameters of
+ * types this package owns. It may use {@code dev.gram.base} and {@code dev.gram.async}. {@code
+ * ArchitectureTest} checks these rules.
  */
 package dev.gram.protocol;
-
-import dev.gram.base.GramException;
-import dev.gram.base.ResponseBudget;
-import dev.gram.tools.spi.CallContext;
-import dev.gram.tools.spi.Tool;

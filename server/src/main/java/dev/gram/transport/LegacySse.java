@@ -55,7 +55,7 @@ final class LegacySse {
     String id = ctx.request().getParam("sessionId");
     Connection conn = id == null ? null : connections.get(id);
     if (conn == null) {
-      StreamableHttp.sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
+      HttpReplies.sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
       return;
     }
     Buffer body = ctx.body() == null ? null : ctx.body().buffer();
@@ -64,7 +64,7 @@ final class LegacySse {
             ? new JsonRpc.Invalid(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: empty body"))
             : JsonRpc.parse(body);
     if (msg instanceof JsonRpc.Invalid) {
-      dispatcher.handle(msg, conn.channel()).onSuccess(r -> StreamableHttp.send(ctx, r));
+      dispatcher.handle(msg, conn.channel()).onSuccess(r -> HttpReplies.send(ctx, r));
       return;
     }
     ctx.response().setStatusCode(202).end();

@@ -11,9 +11,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -38,15 +36,14 @@ import java.util.function.Consumer;
  * <p>Either era: a notification or response gets 202 with no body; a request is answered as one
  * JSON object, or as an SSE stream when the client accepts one and asked for progress (or opened
  * {@code subscriptions/listen}); an unsupported {@code MCP-Protocol-Version} gets 400 with -32022.
+ * The dispatcher says what kind of outcome a reply is; {@link HttpReplies#status} turns that into
+ * an HTTP status.
  */
 final class StreamableHttp {
   static final String SESSION_HEADER = "Mcp-Session-Id";
-  static final String VERSION_HEADER = "MCP-Protocol-Version";
-  static final String METHOD_HEADER = "Mcp-Method";
-  static final String NAME_HEADER = "Mcp-Name";
+  static final String VERSION_HEADER = ModernHeaders.VERSION_HEADER;
 
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final Set<String> NAMED_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
 
   /** A legacy session: its channel and the GET streams open on it. */
   static final class Session {
@@ -93,12 +90,14 @@ final class StreamableHttp {
             ? new JsonRpc.Invalid(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: empty body"))
             : JsonRpc.parse(body);
     if (msg instanceof JsonRpc.Invalid) {
-      dispatcher.handle(msg, new Channel("http", "invalid", m -> {})).onSuccess(r -> send(ctx, r));
+      dispatcher
+          .handle(msg, new Channel("http", "invalid", m -> {}))
+          .onSuccess(r -> HttpReplies.send(ctx, r));
       return;
     }
     String sessionId = req.getHeader(SESSION_HEADER);
     boolean initialize = msg instanceof JsonRpc.Request r && "initialize".equals(r.method());
-    String metaVersion = metaVersion(msg);
+    String metaVersion = ModernHeaders.metaVersion(msg);
     if (metaVersion != null && ProtocolVersions.isModern(metaVersion)) {
       // Modern requests stand alone: a session header on one is ignored, as 2026-07-28 asks.
       sessionId = null;
@@ -106,7 +105,7 @@ final class StreamableHttp {
     if (sessionId != null) {
       Session session = sessions.get(sessionId);
       if (session == null) {
-        sendError(ctx, 404, idOf(msg), JsonRpc.INVALID_REQUEST, "Session not found");
+        HttpReplies.sendError(ctx, 404, idOf(msg), JsonRpc.INVALID_REQUEST, "Session not found");
         return;
       }
       answer(ctx, msg, session.channel, false);
@@ -120,26 +119,27 @@ final class StreamableHttp {
           .handle(msg, session.channel)
           .onSuccess(
               reply -> {
-                if (JsonRpc.errorCode(reply.message()) != 0) {
+                if (reply instanceof Reply.Error) {
                   sessions.remove(id);
                 } else {
                   ctx.response().putHeader(SESSION_HEADER, id);
                 }
-                send(ctx, reply);
+                HttpReplies.send(ctx, reply);
               });
       return;
     }
     boolean modern =
         metaVersion != null || (versionHeader != null && ProtocolVersions.isModern(versionHeader));
     if (!modern) {
-      sendError(ctx, 400, idOf(msg), JsonRpc.INVALID_REQUEST,
+      HttpReplies.sendError(ctx, 400, idOf(msg), JsonRpc.INVALID_REQUEST,
           "Bad Request: " + SESSION_HEADER + " header is required (send initialize first, or use "
               + ProtocolVersions.MODERN.get(0) + " per-request _meta)");
       return;
     }
-    String mismatch = headerMismatch(req, msg, versionHeader, metaVersion);
+    String mismatch = ModernHeaders.mismatch(req, msg, versionHeader, metaVersion);
     if (mismatch != null) {
-      sendError(ctx, 400, idOf(msg), JsonRpc.HEADER_MISMATCH, "Header mismatch: " + mismatch);
+      HttpReplies.sendError(
+          ctx, 400, idOf(msg), JsonRpc.HEADER_MISMATCH, "Header mismatch: " + mismatch);
       return;
     }
     // A modern request is its own channel: closing its response is its cancellation.
@@ -149,7 +149,7 @@ final class StreamableHttp {
 
   private void answer(RoutingContext ctx, JsonRpc.Message msg, Channel channel, boolean modern) {
     if (!(msg instanceof JsonRpc.Request request)) {
-      dispatcher.handle(msg, channel).onSuccess(r -> send(ctx, r));
+      dispatcher.handle(msg, channel).onSuccess(r -> HttpReplies.send(ctx, r));
       return;
     }
     HttpServerResponse response = ctx.response();
@@ -166,17 +166,13 @@ final class StreamableHttp {
         .onSuccess(
             reply -> {
               if (sse != null && sse.started()) {
+                // The status went out with the first event; only the answer is left to send.
                 if (!reply.isNone()) {
                   sse.message(reply.message());
                 }
                 sse.end();
-              } else if (reply.isNone()) {
-                // Cancelled: the client no longer waits for an answer.
-                if (!response.ended() && !response.closed()) {
-                  response.setStatusCode(204).end();
-                }
               } else {
-                send(ctx, reply);
+                HttpReplies.send(ctx, reply);
               }
             });
   }
@@ -187,7 +183,7 @@ final class StreamableHttp {
   private static boolean versionOk(RoutingContext ctx) {
     String v = ctx.request().getHeader(VERSION_HEADER);
     if (v != null && !ProtocolVersions.isSupported(v)) {
-      send(ctx, McpDispatcher.unsupportedVersion(null, v));
+      HttpReplies.send(ctx, ProtocolVersions.unsupported(null, v));
       return false;
     }
     return true;
@@ -205,7 +201,7 @@ final class StreamableHttp {
     }
     Session session = sessions.get(sessionId);
     if (session == null) {
-      sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
+      HttpReplies.sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
       return;
     }
     SseStream sse = new SseStream(vertx, ctx.response(), keepAliveMs);
@@ -225,13 +221,13 @@ final class StreamableHttp {
     }
     String sessionId = ctx.request().getHeader(SESSION_HEADER);
     if (sessionId == null) {
-      sendError(ctx, 400, null, JsonRpc.INVALID_REQUEST,
+      HttpReplies.sendError(ctx, 400, null, JsonRpc.INVALID_REQUEST,
           "Bad Request: " + SESSION_HEADER + " header is required");
       return;
     }
     Session session = sessions.remove(sessionId);
     if (session == null) {
-      sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
+      HttpReplies.sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
       return;
     }
     end(session, "session deleted");
@@ -276,78 +272,6 @@ final class StreamableHttp {
 
   // ------------------------------------------------------------------ helpers
 
-  /** The header rule broken by a modern request, or null when its headers agree with its body. */
-  static String headerMismatch(
-      HttpServerRequest req, JsonRpc.Message msg, String versionHeader, String metaVersion) {
-    boolean request = msg instanceof JsonRpc.Request;
-    if (versionHeader == null && request) {
-      // Header rules for notification POSTs are not defined by 2026-07-28: only mismatches count.
-      return VERSION_HEADER + " header is required";
-    }
-    if (versionHeader != null && metaVersion != null && !metaVersion.equals(versionHeader)) {
-      return VERSION_HEADER + " header value '" + versionHeader + "' does not match body value '"
-          + metaVersion + "'";
-    }
-    String method =
-        msg instanceof JsonRpc.Request r ? r.method()
-            : msg instanceof JsonRpc.Notification n ? n.method() : null;
-    String methodHeader = req.getHeader(METHOD_HEADER);
-    if (msg instanceof JsonRpc.Request && methodHeader == null) {
-      return METHOD_HEADER + " header is required";
-    }
-    if (methodHeader != null && method != null && !methodHeader.equals(method)) {
-      return METHOD_HEADER + " header value '" + methodHeader + "' does not match body value '"
-          + method + "'";
-    }
-    if (msg instanceof JsonRpc.Request r && NAMED_METHODS.contains(r.method())) {
-      String nameHeader = req.getHeader(NAME_HEADER);
-      Object bodyName = r.params().getValue("resources/read".equals(r.method()) ? "uri" : "name");
-      if (nameHeader == null) {
-        return NAME_HEADER + " header is required for " + r.method();
-      }
-      String decoded = decodeHeaderValue(nameHeader);
-      if (decoded == null) {
-        return NAME_HEADER + " header value is not valid";
-      }
-      if (!decoded.equals(bodyName)) {
-        return NAME_HEADER + " header value '" + decoded + "' does not match body value '"
-            + bodyName + "'";
-      }
-    }
-    return null;
-  }
-
-  /** Undoes the {@code =?base64?…?=} sentinel; null for a malformed value. */
-  static String decodeHeaderValue(String value) {
-    if (value.startsWith("=?base64?") && value.endsWith("?=") && value.length() >= 11) {
-      try {
-        return new String(
-            Base64.getDecoder().decode(value.substring(9, value.length() - 2)),
-            StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
-        return null;
-      }
-    }
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c != '\t' && (c < 0x20 || c > 0x7e)) {
-        return null;
-      }
-    }
-    return value;
-  }
-
-  static String metaVersion(JsonRpc.Message msg) {
-    JsonObject params =
-        msg instanceof JsonRpc.Request r ? r.params()
-            : msg instanceof JsonRpc.Notification n ? n.params() : null;
-    if (params != null && params.getValue("_meta") instanceof JsonObject meta
-        && meta.getValue(McpDispatcher.META_PROTOCOL_VERSION) instanceof String v) {
-      return v;
-    }
-    return null;
-  }
-
   private static boolean hasProgressToken(JsonRpc.Request r) {
     return r.params().getValue("_meta") instanceof JsonObject meta
         && meta.getValue("progressToken") != null;
@@ -360,24 +284,5 @@ final class StreamableHttp {
 
   private static Object idOf(JsonRpc.Message msg) {
     return msg instanceof JsonRpc.Request r ? r.id() : null;
-  }
-
-  static void sendError(RoutingContext ctx, int status, Object id, int code, String message) {
-    send(ctx, new Reply(JsonRpc.error(id, code, message), status));
-  }
-
-  static void send(RoutingContext ctx, Reply reply) {
-    HttpServerResponse response = ctx.response();
-    if (response.ended() || response.closed()) {
-      return;
-    }
-    if (reply.isNone()) {
-      response.setStatusCode(202).end();
-      return;
-    }
-    response
-        .setStatusCode(reply.httpStatus())
-        .putHeader("Content-Type", "application/json")
-        .end(reply.message().encode());
   }
 }

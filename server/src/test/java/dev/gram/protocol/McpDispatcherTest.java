@@ -97,10 +97,10 @@ class McpDispatcherTest {
 
   private static JsonObject modern(String client) {
     JsonObject meta = new JsonObject()
-        .put(McpDispatcher.META_PROTOCOL_VERSION, "2026-07-28")
-        .put(McpDispatcher.META_CLIENT_CAPABILITIES, new JsonObject());
+        .put(MetaKeys.PROTOCOL_VERSION, "2026-07-28")
+        .put(MetaKeys.CLIENT_CAPABILITIES, new JsonObject());
     if (client != null) {
-      meta.put(McpDispatcher.META_CLIENT_INFO, new JsonObject().put("name", client).put("version", "1"));
+      meta.put(MetaKeys.CLIENT_INFO, new JsonObject().put("name", client).put("version", "1"));
     }
     return new JsonObject().put("_meta", meta);
   }
@@ -116,12 +116,19 @@ class McpDispatcherTest {
   }
 
   private static JsonObject result(Reply r) {
+    assertThat(r).as(String.valueOf(r.message())).isInstanceOf(Reply.Result.class);
     assertThat(r.message().containsKey("error")).as(r.message().encode()).isFalse();
     return r.message().getJsonObject("result");
   }
 
   private static JsonObject error(Reply r) {
     return r.message().getJsonObject("error");
+  }
+
+  /** The kind of a JSON-RPC error reply; the transports choose its status from this alone. */
+  private static Reply.ErrorKind kind(Reply r) {
+    assertThat(r).as(String.valueOf(r.message())).isInstanceOf(Reply.Error.class);
+    return ((Reply.Error) r).kind();
   }
 
   // ------------------------------------------------------------------ handshake
@@ -150,13 +157,14 @@ class McpDispatcherTest {
     Channel ch = initialized("stdio", null);
     Reply r = request(ch, 2, "initialize", new JsonObject().put("protocolVersion", "2025-11-25"));
     assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.INVALID_MESSAGE);
   }
 
   @Test
   void requestsWithNeitherHandshakeNorMetaAreInvalidParamsButPingIsAnswered() {
     Reply r = request(channel("stdio"), 1, "tools/list", new JsonObject());
     assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
-    assertThat(r.httpStatus()).isEqualTo(400);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.INVALID_MESSAGE);
     assertThat(result(request(channel("stdio"), 2, "ping", new JsonObject()))).isEqualTo(new JsonObject());
   }
 
@@ -166,9 +174,9 @@ class McpDispatcherTest {
   void modernResultsCarryResultTypeServerInfoAndListsCarryCacheHints() {
     JsonObject list = result(request(channel("http"), 1, "tools/list", modern("m")));
     assertThat(list.getString("resultType")).isEqualTo("complete");
-    assertThat(list.getLong("ttlMs")).isEqualTo(McpDispatcher.LIST_TTL_MS);
+    assertThat(list.getLong("ttlMs")).isEqualTo(ModernEra.LIST_TTL_MS);
     assertThat(list.getString("cacheScope")).isEqualTo("public");
-    assertThat(list.getJsonObject("_meta").getJsonObject(McpDispatcher.META_SERVER_INFO).getString("name")).isEqualTo("gram-mcp");
+    assertThat(list.getJsonObject("_meta").getJsonObject(MetaKeys.SERVER_INFO).getString("name")).isEqualTo("gram-mcp");
 
     JsonObject call = result(request(channel("http"), 2, "tools/call", modern("m").put("name", "echo")));
     assertThat(call.getString("resultType")).isEqualTo("complete");
@@ -178,38 +186,49 @@ class McpDispatcherTest {
   }
 
   @Test
-  void modernRequestWithoutClientCapabilitiesIsInvalidParams400() {
-    JsonObject params = new JsonObject().put("_meta", new JsonObject().put(McpDispatcher.META_PROTOCOL_VERSION, "2026-07-28"));
+  void modernRequestWithoutClientCapabilitiesIsAnInvalidMessage() {
+    JsonObject params = new JsonObject().put("_meta", new JsonObject().put(MetaKeys.PROTOCOL_VERSION, "2026-07-28"));
     Reply r = request(channel("http"), 1, "tools/list", params);
     assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
-    assertThat(r.httpStatus()).isEqualTo(400);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.INVALID_MESSAGE);
   }
 
   @Test
   void unsupportedVersionInMetaIsMinus32022WithSupportedAndRequested() {
     JsonObject params = modern(null);
-    params.getJsonObject("_meta").put(McpDispatcher.META_PROTOCOL_VERSION, "1999-12-31");
+    params.getJsonObject("_meta").put(MetaKeys.PROTOCOL_VERSION, "1999-12-31");
     Reply r = request(channel("http"), 1, "tools/list", params);
     assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.UNSUPPORTED_PROTOCOL_VERSION);
     assertThat(error(r).getJsonObject("data").getJsonArray("supported").getList()).containsExactlyElementsOf(ProtocolVersions.ALL);
     assertThat(error(r).getJsonObject("data").getString("requested")).isEqualTo("1999-12-31");
-    assertThat(r.httpStatus()).isEqualTo(400);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.INVALID_MESSAGE);
   }
 
   @Test
   void aLegacyVersionInMetaNeedsTheHandshake() {
     JsonObject params = modern(null);
-    params.getJsonObject("_meta").put(McpDispatcher.META_PROTOCOL_VERSION, "2025-06-18");
-    assertThat(error(request(channel("http"), 1, "tools/list", params)).getInteger("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+    params.getJsonObject("_meta").put(MetaKeys.PROTOCOL_VERSION, "2025-06-18");
+    Reply refused = request(channel("http"), 1, "tools/list", params);
+    assertThat(error(refused).getInteger("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+    assertThat(kind(refused)).isEqualTo(Reply.ErrorKind.INVALID_MESSAGE);
     assertThat(result(request(initialized("http", null), 2, "tools/list", params)).getJsonArray("tools")).isNotEmpty();
   }
 
   @Test
-  void unknownModernMethodsAre404MethodNotFoundAndPingIsGoneInTheModernEra() {
+  void unknownModernMethodsAreUnknownMethodsAndPingIsGoneInTheModernEra() {
     Reply r = request(channel("http"), 1, "resources/list", modern(null));
     assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.METHOD_NOT_FOUND);
-    assertThat(r.httpStatus()).isEqualTo(404);
-    assertThat(error(request(channel("http"), 2, "ping", modern(null))).getInteger("code")).isEqualTo(JsonRpc.METHOD_NOT_FOUND);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.UNKNOWN_METHOD);
+    Reply ping = request(channel("http"), 2, "ping", modern(null));
+    assertThat(error(ping).getInteger("code")).isEqualTo(JsonRpc.METHOD_NOT_FOUND);
+    assertThat(kind(ping)).isEqualTo(Reply.ErrorKind.UNKNOWN_METHOD);
+  }
+
+  @Test
+  void aLegacySessionAnswersAnUnknownMethodAsAnErrorOfTheMethod() {
+    Reply r = request(initialized("http", null), 1, "server/discover", new JsonObject());
+    assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.METHOD_NOT_FOUND);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.METHOD_ERROR);
   }
 
   @Test
@@ -270,6 +289,7 @@ class McpDispatcherTest {
     Channel ch = initialized("stdio", null);
     Reply r = request(ch, 1, "tools/call", new JsonObject().put("name", "unencodable"));
     assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.INTERNAL_ERROR);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.INTERNAL);
     assertThat(r.message().getValue("id")).isEqualTo(1);
     // The call is over: the same id can be used again, and other calls go on.
     assertThat(result(request(ch, 1, "tools/call", new JsonObject().put("name", "echo"))).getBoolean("isError")).isNotEqualTo(true);
@@ -299,7 +319,9 @@ class McpDispatcherTest {
   @Test
   void unknownToolsAndNonObjectArgumentsAreInvalidParams() {
     Channel ch = initialized("stdio", null);
-    assertThat(error(request(ch, 1, "tools/call", new JsonObject().put("name", "nope"))).getInteger("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
+    Reply unknown = request(ch, 1, "tools/call", new JsonObject().put("name", "nope"));
+    assertThat(error(unknown).getInteger("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
+    assertThat(kind(unknown)).isEqualTo(Reply.ErrorKind.METHOD_ERROR);
     assertThat(error(request(ch, 2, "tools/call", new JsonObject().put("name", "echo").put("arguments", new JsonArray()))).getInteger("code"))
         .isEqualTo(JsonRpc.INVALID_PARAMS);
     assertThat(error(request(ch, 3, "tools/call", new JsonObject())).getInteger("code")).isEqualTo(JsonRpc.INVALID_PARAMS);
@@ -346,13 +368,14 @@ class McpDispatcherTest {
     assertThat(dispatcher.running()).isEqualTo(1);
     await(dispatcher.handle(new JsonRpc.Notification("notifications/cancelled",
         new JsonObject().put("requestId", "c1").put("reason", "user")), ch));
+    assertThat(await(pending)).isSameAs(Reply.CANCELLED);
     assertThat(await(pending).isNone()).isTrue();
     assertThat(slowContext.get().cancelled()).isTrue();
 
     Future<Void> drained = dispatcher.drain(Duration.ofSeconds(5));
     assertThat(drained.isComplete()).as("drain waits for the tool itself").isFalse();
     slow.get().complete(new JsonObject());
-    await(drained.map(v -> Reply.NONE));
+    await(drained.map(v -> Reply.ACCEPTED));
     assertThat(dispatcher.running()).isZero();
     assertThat(slowSawCancel.get()).isTrue();
     assertThat(calls).contains("slow/stdio/null/true");
@@ -363,6 +386,7 @@ class McpDispatcherTest {
     Channel ch = channel("http");
     Future<Reply> pending = dispatcher.handle(new JsonRpc.Request(5, "tools/call", modern(null).put("name", "slow")), ch);
     ch.close("stream closed");
+    assertThat(await(pending)).isSameAs(Reply.CANCELLED);
     assertThat(await(pending).isNone()).isTrue();
     slow.get().complete(new JsonObject());
   }
@@ -373,6 +397,7 @@ class McpDispatcherTest {
     Future<Reply> first = dispatcher.handle(new JsonRpc.Request(9, "tools/call", new JsonObject().put("name", "slow")), ch);
     Reply second = request(ch, 9, "tools/call", new JsonObject().put("name", "echo"));
     assertThat(error(second).getInteger("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+    assertThat(kind(second)).isEqualTo(Reply.ErrorKind.INVALID_MESSAGE);
     slow.get().complete(new JsonObject());
     assertThat(result(await(first))).isNotNull();
   }
@@ -385,12 +410,12 @@ class McpDispatcherTest {
     assertThat(stream).hasSize(1);
     JsonObject ack = stream.get(0);
     assertThat(ack.getString("method")).isEqualTo("notifications/subscriptions/acknowledged");
-    assertThat(ack.getJsonObject("params").getJsonObject("_meta").getString(McpDispatcher.META_SUBSCRIPTION_ID)).isEqualTo("s1");
+    assertThat(ack.getJsonObject("params").getJsonObject("_meta").getString(MetaKeys.SUBSCRIPTION_ID)).isEqualTo("s1");
     assertThat(listen.isComplete()).isFalse();
     dispatcher.endSubscriptions();
     JsonObject end = result(await(listen));
     assertThat(end.getString("resultType")).isEqualTo("complete");
-    assertThat(end.getJsonObject("_meta").getString(McpDispatcher.META_SUBSCRIPTION_ID)).isEqualTo("s1");
+    assertThat(end.getJsonObject("_meta").getString(MetaKeys.SUBSCRIPTION_ID)).isEqualTo("s1");
   }
 
   // ------------------------------------------------------------------ other messages
@@ -398,11 +423,15 @@ class McpDispatcherTest {
   @Test
   void notificationsResponsesAndInvalidMessages() {
     Channel ch = channel("stdio");
-    assertThat(await(dispatcher.handle(new JsonRpc.Notification("notifications/initialized", new JsonObject()), ch)).isNone()).isTrue();
+    Reply initialized = await(dispatcher.handle(new JsonRpc.Notification("notifications/initialized", new JsonObject()), ch));
+    assertThat(initialized.isNone()).isTrue();
+    assertThat(initialized).isSameAs(Reply.ACCEPTED);
     assertThat(ch.initialized()).isTrue();
-    assertThat(await(dispatcher.handle(new JsonRpc.Response(4), ch)).isNone()).isTrue();
+    Reply response = await(dispatcher.handle(new JsonRpc.Response(4), ch));
+    assertThat(response.isNone()).isTrue();
+    assertThat(response).isSameAs(Reply.ACCEPTED);
     Reply invalid = await(dispatcher.handle(JsonRpc.parse("{"), ch));
     assertThat(invalid.message().getJsonObject("error").getInteger("code")).isEqualTo(JsonRpc.PARSE_ERROR);
-    assertThat(invalid.httpStatus()).isEqualTo(400);
+    assertThat(kind(invalid)).isEqualTo(Reply.ErrorKind.INVALID_MESSAGE);
   }
 }
