@@ -114,10 +114,14 @@ public final class McpDispatcher {
 
   private Future<Reply> request(
       JsonRpc.Request req, Channel channel, Consumer<JsonObject> stream) {
-    if ("initialize".equals(req.method())) {
-      return Future.succeededFuture(legacyHandshake.initialize(req, channel));
-    }
     RequestEra era = RequestEra.of(req, channel);
+    if ("initialize".equals(req.method())) {
+      // 2026-07-28 removed initialize; older versions open their session with it.
+      return Future.succeededFuture(
+          era instanceof RequestEra.Modern
+              ? methodNotFound(req, Reply.ErrorKind.UNKNOWN_METHOD)
+              : legacyHandshake.initialize(req, channel));
+    }
     if (era instanceof RequestEra.Modern modern) {
       return modern(req, modern.meta(), channel, stream);
     }

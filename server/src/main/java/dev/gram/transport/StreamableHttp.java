@@ -81,14 +81,16 @@ final class StreamableHttp {
   void post(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
     String versionHeader = req.getHeader(VERSION_HEADER);
-    if (!versionOk(ctx)) {
-      return;
-    }
     Buffer body = ctx.body() == null ? null : ctx.body().buffer();
     JsonRpc.Message msg =
         body == null || body.length() == 0
             ? new JsonRpc.Invalid(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error: empty body"))
             : JsonRpc.parse(body);
+    // Checked after parsing, so that the refusal carries the request's id as every error must.
+    if (versionHeader != null && !ProtocolVersions.isSupported(versionHeader)) {
+      HttpReplies.send(ctx, ProtocolVersions.unsupported(idOf(msg), versionHeader));
+      return;
+    }
     if (msg instanceof JsonRpc.Invalid) {
       dispatcher
           .handle(msg, new Channel("http", "invalid", m -> {}))
@@ -109,6 +111,13 @@ final class StreamableHttp {
         return;
       }
       answer(ctx, msg, session.channel, false);
+      return;
+    }
+    if (initialize
+        && (ProtocolVersions.isModern(String.valueOf(versionHeader))
+            || (metaVersion != null && ProtocolVersions.isModern(metaVersion)))) {
+      // 2026-07-28 removed initialize: a client speaking it gets "no such method", not a session.
+      HttpReplies.sendError(ctx, 404, idOf(msg), JsonRpc.METHOD_NOT_FOUND, "Method not found: initialize");
       return;
     }
     if (initialize) {

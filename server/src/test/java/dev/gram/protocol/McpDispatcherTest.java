@@ -153,6 +153,15 @@ class McpDispatcherTest {
   }
 
   @Test
+  void initializeUnder2026MetaIsAnUnknownMethodOnEveryTransport() {
+    Reply r = request(channel("stdio"), 9, "initialize",
+        modern("a").put("protocolVersion", "2026-07-28").put("capabilities", new JsonObject()));
+    assertThat(error(r).getInteger("code")).isEqualTo(JsonRpc.METHOD_NOT_FOUND);
+    assertThat(kind(r)).isEqualTo(Reply.ErrorKind.UNKNOWN_METHOD);
+    assertThat(r.message().getValue("id")).isEqualTo(9);
+  }
+
+  @Test
   void aSecondInitializeOnTheSameChannelIsRefused() {
     Channel ch = initialized("stdio", null);
     Reply r = request(ch, 2, "initialize", new JsonObject().put("protocolVersion", "2025-11-25"));

@@ -179,6 +179,42 @@ class StreamableHttpIT {
   }
 
   @Test
+  void anUnsupportedVersionRefusalCarriesTheRequestsId() {
+    JsonObject params =
+        new JsonObject().put("_meta", new JsonObject()
+            .put("io.modelcontextprotocol/protocolVersion", "v999.0.0")
+            .put("io.modelcontextprotocol/clientCapabilities", new JsonObject()));
+    Http.Post post = http.modern("server/discover", params).header("MCP-Protocol-Version", "v999.0.0");
+    post.body().put("id", 301);
+    HttpResponse<String> r = post.send();
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(json(r).getValue("id")).isEqualTo(301);
+    assertThat(errorCode(r)).isEqualTo(-32022);
+  }
+
+  @Test
+  void initializeIn2026IsAnUnknownMethodWhileOlderVersionsStillOpenASession() {
+    JsonObject init = new JsonObject().put("protocolVersion", "2026-07-28").put("capabilities", new JsonObject())
+        .put("clientInfo", new JsonObject().put("name", "t").put("version", "1"));
+    Http.Post modern = http.modern("initialize", init);
+    modern.body().put("id", 500);
+    HttpResponse<String> r = modern.send();
+    assertThat(r.statusCode()).isEqualTo(404);
+    assertThat(errorCode(r)).isEqualTo(-32601);
+    assertThat(json(r).getValue("id")).isEqualTo(500);
+    // The same request under the header alone, without _meta, is refused the same way.
+    HttpResponse<String> headerOnly = http.post(new JsonObject().put("jsonrpc", "2.0").put("id", 501).put("method", "initialize").put("params", init))
+        .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "initialize").send();
+    assertThat(headerOnly.statusCode()).isEqualTo(404);
+    assertThat(errorCode(headerOnly)).isEqualTo(-32601);
+    assertThat(json(headerOnly).getValue("id")).isEqualTo(501);
+    HttpResponse<String> legacy = http.post(new JsonObject().put("jsonrpc", "2.0").put("id", 2).put("method", "initialize")
+        .put("params", init.copy().put("protocolVersion", "2025-11-25"))).send();
+    assertThat(legacy.statusCode()).isEqualTo(200);
+    assertThat(json(legacy).getJsonObject("result").getString("protocolVersion")).isEqualTo("2025-11-25");
+  }
+
+  @Test
   void unknownMethodIs404MethodNotFound() {
     HttpResponse<String> r = http.modern("resources/list", new JsonObject()).send();
     assertThat(r.statusCode()).isEqualTo(404);
