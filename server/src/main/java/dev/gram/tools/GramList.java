@@ -118,7 +118,8 @@ public final class GramList extends ReadTool {
         throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
       }
       if (!h.equals(Snapshots.revisionHash(s, pinned))) {
-        throw Snapshots.staleRead(s.path(), pinned, CHANGED);
+        // The document was replaced: send the caller to what it is now.
+        throw Snapshots.staleRead(s, CHANGED);
       }
       historical = historical || pinned != s.rev();
       rev = pinned;

@@ -71,20 +71,24 @@ public final class GramState extends ReadTool {
   }
 
   private int revision(DocSnapshot s, JsonObject selector, String entity, JsonObject cursor) {
-    int rev = Selectors.revision(s, selector);
     if (cursor == null) {
-      return rev;
+      return Selectors.revision(s, selector);
     }
     String p = Cursors.stringField(cursor, "p", INVALID_CURSOR);
     int r = Cursors.intField(cursor, "r", INVALID_CURSOR);
     String h = Cursors.stringField(cursor, "h", INVALID_CURSOR);
     String e = cursor.getString("e");
     boolean sameEntity = entity == null ? e == null : entity.equals(e);
-    if (!p.equals(s.path()) || r != rev || !sameEntity) {
+    if (!p.equals(s.path()) || !sameEntity) {
       throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
     }
+    // Checked before the selector: when the document was replaced by a shorter history, the
+    // cursor's revision is gone, and that is a stale read, not a bad argument.
     if (!h.equals(Snapshots.revisionHash(s, r))) {
-      throw Snapshots.staleRead(s.path(), r, REPLACED);
+      throw Snapshots.staleRead(s, REPLACED);
+    }
+    if (r != Selectors.revision(s, selector)) {
+      throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
     }
     return r;
   }

@@ -103,6 +103,15 @@ public final class Snapshots {
     }
   }
 
+  /** {@code STALE_READ} naming the document as it is now, so the caller can read it again. */
+  public static GramException staleRead(DocSnapshot current, String message) {
+    JsonObject details = new JsonObject().put("path", current.path()).put("rev", current.rev());
+    if (current.hash() != null) {
+      details.put("hash", current.shortHash());
+    }
+    return new GramException(ErrorCode.STALE_READ, message, details);
+  }
+
   public static GramException staleRead(String path, int rev, String message) {
     return new GramException(
         ErrorCode.STALE_READ, message, new JsonObject().put("path", path).put("rev", rev));
