@@ -67,7 +67,7 @@ public final class GramGet extends ReadTool {
     boolean links = Inputs.bool(args, "links", true);
     boolean outline = Inputs.bool(args, "outline", false);
     return Snapshots.read(ctx, path)
-        .compose(s -> Snapshots.view(ctx, s, Selectors.revision(s, args), Selectors.present(args), CHANGED))
+        .compose(s -> Snapshots.view(ctx, s, Selectors.point(s, args), Selectors.present(args), CHANGED))
         .map(v -> outline ? outline(v, entity) : entity(v, entity, fields, blocks, links));
   }
 

@@ -104,7 +104,8 @@ public final class GramList extends ReadTool {
 
   /** The view a request reads: its selector's revision, or the revision a cursor pinned. */
   private Future<DocView> openAt(DocSnapshot s, JsonObject args, JsonObject cursor) {
-    int rev = Selectors.revision(s, args);
+    Selectors.Point point = Selectors.point(s, args);
+    int rev = point.rev();
     boolean historical = Selectors.present(args);
     if (cursor != null) {
       if (!cursor.containsKey("p")) {
@@ -124,7 +125,7 @@ public final class GramList extends ReadTool {
       historical = historical || pinned != s.rev();
       rev = pinned;
     }
-    return Snapshots.view(ctx, s, rev, historical, CHANGED);
+    return Snapshots.view(ctx, s, point.pinned(rev), historical, CHANGED);
   }
 
   private Future<JsonObject> entities(DocView v, int limit, JsonObject cursor) {

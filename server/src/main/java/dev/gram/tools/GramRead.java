@@ -100,7 +100,8 @@ public final class GramRead extends ReadTool {
   }
 
   private Future<DocView> open(DocSnapshot s, JsonObject args, JsonObject cursor) {
-    int rev = Selectors.revision(s, args);
+    Selectors.Point point = Selectors.point(s, args);
+    int rev = point.rev();
     boolean historical = Selectors.present(args);
     if (cursor != null) {
       String p = Cursors.stringField(cursor, "p", INVALID_CURSOR);
@@ -112,7 +113,7 @@ public final class GramRead extends ReadTool {
       historical = historical || pinned != s.rev();
       rev = pinned;
     }
-    return Snapshots.view(ctx, s, rev, historical, CHANGED);
+    return Snapshots.view(ctx, s, point.pinned(rev), historical, CHANGED);
   }
 
   /** One readable section: its heading (null for the blocks before the first heading). */

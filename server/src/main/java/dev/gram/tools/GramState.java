@@ -66,13 +66,13 @@ public final class GramState extends ReadTool {
     String cursorText = Inputs.string(args, "cursor");
     JsonObject cursor = cursorText == null ? null : Cursors.decode(name(), cursorText, INVALID_CURSOR);
     return Snapshots.read(ctx, path)
-        .compose(s -> Snapshots.view(ctx, s, revision(s, selector, entity, cursor), true, REPLACED))
+        .compose(s -> Snapshots.view(ctx, s, point(s, selector, entity, cursor), true, REPLACED))
         .map(v -> entity == null ? entities(v, cursor) : entity(v, entity, cursor));
   }
 
-  private int revision(DocSnapshot s, JsonObject selector, String entity, JsonObject cursor) {
+  private Selectors.Point point(DocSnapshot s, JsonObject selector, String entity, JsonObject cursor) {
     if (cursor == null) {
-      return Selectors.revision(s, selector);
+      return Selectors.point(s, selector);
     }
     String p = Cursors.stringField(cursor, "p", INVALID_CURSOR);
     int r = Cursors.intField(cursor, "r", INVALID_CURSOR);
@@ -87,10 +87,11 @@ public final class GramState extends ReadTool {
     if (!h.equals(Snapshots.revisionHash(s, r))) {
       throw Snapshots.staleRead(s, REPLACED);
     }
-    if (r != Selectors.revision(s, selector)) {
+    Selectors.Point point = Selectors.point(s, selector);
+    if (r != point.rev()) {
       throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
     }
-    return r;
+    return point;
   }
 
   private JsonObject base(DocView v) {

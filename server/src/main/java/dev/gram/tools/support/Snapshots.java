@@ -7,6 +7,8 @@ import dev.gram.store.VaultPath;
 import dev.gram.base.ErrorCode;
 import dev.gram.tools.support.GramContext;
 import dev.gram.base.GramException;
+import dev.gram.format.EffectiveState;
+import dev.gram.format.Times;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -66,6 +68,28 @@ public final class Snapshots {
    * on the vault's I/O pool, after which the document must not have been replaced ({@code
    * STALE_READ} with {@code replacedMessage}).
    */
+  public static Future<DocView> view(
+      GramContext ctx, DocSnapshot s, Selectors.Point point, boolean historical, String replacedMessage) {
+    if (point.effective() == null) {
+      return view(ctx, s, point.rev(), historical, replacedMessage);
+    }
+    int rev = point.rev();
+    try {
+      s.requireHistory();
+    } catch (GramException e) {
+      return Future.failedFuture(e);
+    }
+    return Async.run(ctx.vault().io(), () -> EffectiveState.at(s.history(), point.effective(), rev))
+        .map(
+            state -> {
+              requireSameRevision(s, ctx.vault().peek(s.path()), rev, replacedMessage);
+              if (state == null) {
+                throw new GramException(ErrorCode.E_TIME_NOT_RECORDED, "No revision of " + s.path() + " is effective at " + Times.format(point.effective()));
+              }
+              return new DocView(s, rev, state, true, point.effective());
+            });
+  }
+
   public static Future<DocView> view(
       GramContext ctx, DocSnapshot s, int rev, boolean historical, String replacedMessage) {
     try {
