@@ -4,7 +4,6 @@ import dev.gram.format.GramDocument;
 import dev.gram.format.History;
 import dev.gram.format.IntegrityException;
 import dev.gram.format.Revision;
-import dev.gram.format.Times;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import java.time.Instant;
@@ -105,24 +104,5 @@ public record DocSnapshot(
       }
     }
     return -1;
-  }
-
-  /**
-   * The newest revision whose effective time is at or before {@code t}, or -1. A revision's
-   * effective time is its {@code effective_at}, or its recorded time when none was given.
-   */
-  public int revisionEffectiveAt(Instant t) {
-    List<Revision> revs = revisions();
-    for (int i = revs.size() - 1; i >= 0; i--) {
-      if (!effectiveTime(revs.get(i)).isAfter(t)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  public static Instant effectiveTime(Revision r) {
-    Instant eff = r.effectiveAt() == null ? null : Times.parseInstant(r.effectiveAt());
-    return eff == null ? r.recordedAt() : eff;
   }
 }

@@ -20,7 +20,9 @@ public final class GramCapabilities implements Tool {
 
   public GramCapabilities(GramContext ctx, List<String> toolNames) {
     this.ctx = ctx;
-    this.toolNames = List.copyOf(toolNames);
+    List<String> names = new java.util.ArrayList<>(toolNames);
+    names.sort(java.util.Comparator.comparingInt(GramCapabilities::listed));
+    this.toolNames = List.copyOf(names);
   }
 
   @Override
@@ -43,6 +45,21 @@ public final class GramCapabilities implements Tool {
   @Override
   public boolean readOnly() {
     return true;
+  }
+
+  /**
+   * The order of the contract's gram_capabilities answer: orientation first, then reading from
+   * broad to narrow, history, and the two writes. (tools/list has the contract's own order.)
+   */
+  static final List<String> ORDER =
+      List.of(
+          "gram_profile", "gram_capabilities", "gram_projects", "gram_brief", "gram_read",
+          "gram_changes", "gram_recall", "gram_list", "gram_get", "gram_context", "gram_relations",
+          "gram_range", "gram_state", "gram_create", "gram_patch");
+
+  private static int listed(String tool) {
+    int i = ORDER.indexOf(tool);
+    return i < 0 ? ORDER.size() : i;
   }
 
   @Override

@@ -39,15 +39,18 @@ import java.util.Set;
  * vault, or after {@code since_revision} in one document, oldest first: {@code {changes: [{path, rev, at, by, eff?, add?, set?, del?}], docs, next, more?}}.
  * {@code add} rows are {@code [id, type, title]}, {@code set} rows {@code [id, title, changed
  * keys]} and {@code del} rows {@code [id, title]} (the title it had before); the document owner is
- * {@code doc}. A revision too large for one answer lists what fits and counts the rest in {@code
- * omitted}.
+ * {@code doc}. A revision too large for one answer is paged inside: the answer lists the rows that
+ * fit and says how many are left in {@code rows_left}, and {@code more} continues with the rest of
+ * that revision (the continuing entry says where it starts in {@code from_row}), so following
+ * {@code more} returns every row exactly once, in order.
  *
  * <p>{@code next} is the time to pass as {@code since} next time: the time of the last revision
  * listed (or, when none was, of the newest revision in the scope, or {@code since} itself). When
  * the page is cut between two revisions of the same millisecond, {@code next} is one millisecond
  * earlier, so passing it repeats those revisions rather than missing one. {@code more} continues
- * the page; it is bound to the request and to the last revision listed, which must still be in its
- * document's history ({@code STALE_CURSOR} when the document was replaced or removed).
+ * the page; it is bound to the request and to the last revision listed (and, inside a revision, to
+ * the rows already given), which must still be in its document's history ({@code STALE_CURSOR}
+ * when the document was replaced or removed).
  */
 public final class GramChanges extends ReadTool {
   static final String INVALID_CURSOR = "Invalid changes cursor";
@@ -64,7 +67,8 @@ public final class GramChanges extends ReadTool {
         + "document: each revision, oldest first (up to limit), "
         + "with its path, rev, time, author and add [id, type, title], set [id, title, changed "
         + "keys], del [id, title]; the document owner is doc. Keep next and pass it as since on "
-        + "your next visit; more continues a long answer as cursor.";
+        + "your next visit; more continues a long answer as cursor, also inside a revision too large "
+        + "for one answer (rows_left says how many of its rows follow).";
   }
 
   /** One revision of one document, as listed. */
@@ -107,6 +111,9 @@ public final class GramChanges extends ReadTool {
       if (!(cursor.getValue("t") instanceof Number)) {
         throw new GramException(ErrorCode.E_CURSOR, INVALID_CURSOR);
       }
+      if (cursor.containsKey("o") && (!(cursor.getValue("o") instanceof Integer o) || o < 1)) {
+        throw new GramException(ErrorCode.E_CURSOR, INVALID_CURSOR);
+      }
       if (!request.equals(cursor.getString("q"))) {
         throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
       }
@@ -146,6 +153,7 @@ public final class GramChanges extends ReadTool {
     }
     entries.sort(ORDER);
     int from = 0;
+    int firstRow = 0;
     if (cursor != null) {
       String p = cursor.getString("p");
       int r = cursor.getInteger("r");
@@ -154,8 +162,16 @@ public final class GramChanges extends ReadTool {
         throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
       }
       Instant t = Instant.ofEpochMilli(cursor.getLong("t"));
-      while (from < entries.size() && !isAfter(entries.get(from), t, p, r)) {
+      // A cursor with a row offset continues inside revision r; one without starts after it.
+      int stop = cursor.containsKey("o") ? 0 : 1;
+      while (from < entries.size() && compare(entries.get(from), t, p, r) < stop) {
         from++;
+      }
+      if (cursor.containsKey("o")) {
+        if (from >= entries.size() || compare(entries.get(from), t, p, r) != 0) {
+          throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
+        }
+        firstRow = cursor.getInteger("o");
       }
     }
     JsonArray changes = new JsonArray();
@@ -164,18 +180,24 @@ public final class GramChanges extends ReadTool {
     Page page = new Page(answer);
     Set<String> seen = new LinkedHashSet<>();
     int i = from;
+    // Rows of entries.get(i) already given when a page ends inside it, else 0.
+    int rowsGiven = firstRow;
     while (i < entries.size() && changes.size() < limit) {
       deadline.check();
       Entry e = entries.get(i);
-      JsonObject item = item(e);
+      Rows rows = Rows.of(e);
       JsonObject identity = Docs.identity(e.snapshot());
       boolean newDoc = !seen.contains(e.snapshot().path());
       int docBytes = newDoc ? Budget.size(identity) + 1 : 0;
+      JsonObject item = rows.item(rowsGiven, rows.size());
+      int end = rows.size();
       if (!page.takeBytes(Budget.size(item) + 1 + docBytes)) {
         if (!changes.isEmpty()) {
           break;
         }
-        item = shrink(item, page.left() - docBytes - 1);
+        // Alone on its page and still too large: give the rows that fit, the rest come in more.
+        end = rows.fit(rowsGiven, page.left() - docBytes - 1);
+        item = rows.item(rowsGiven, end);
         page.takeBytes(Budget.size(item) + 1 + docBytes);
       }
       if (newDoc) {
@@ -183,10 +205,19 @@ public final class GramChanges extends ReadTool {
         docs.add(identity);
       }
       changes.add(item);
+      if (end < rows.size()) {
+        rowsGiven = end;
+        break;
+      }
+      rowsGiven = 0;
       i++;
     }
+    boolean insideRevision = rowsGiven > 0 && i < entries.size();
     String next;
-    if (i > from) {
+    if (insideRevision) {
+      // Passing next as since must repeat the revision whose rows are still coming.
+      next = Times.format(entries.get(i).time().minusMillis(1));
+    } else if (i > from) {
       Entry last = entries.get(i - 1);
       Instant t = last.time();
       if (i < entries.size() && !entries.get(i).time().isAfter(t)) {
@@ -208,81 +239,127 @@ public final class GramChanges extends ReadTool {
     }
     answer.put("next", next);
     if (i < entries.size()) {
-      Entry last = entries.get(i - 1);
-      answer.put(
-          "more",
-          Cursors.encode(
-              name(),
-              new JsonObject()
-                  .put("q", request)
-                  .put("t", last.time().toEpochMilli())
-                  .put("p", last.snapshot().path())
-                  .put("r", last.revision().rev())
-                  .put("h", last.revision().shortHash())));
+      Entry last = insideRevision ? entries.get(i) : entries.get(i - 1);
+      JsonObject c =
+          new JsonObject()
+              .put("q", request)
+              .put("t", last.time().toEpochMilli())
+              .put("p", last.snapshot().path())
+              .put("r", last.revision().rev())
+              .put("h", last.revision().shortHash());
+      if (insideRevision) {
+        c.put("o", rowsGiven);
+      }
+      answer.put("more", Cursors.encode(name(), c));
     }
     return answer;
   }
 
-  private static boolean isAfter(Entry e, Instant t, String path, int rev) {
+  /** The order of an entry against the revision (t, path, rev) a cursor names. */
+  private static int compare(Entry e, Instant t, String path, int rev) {
     int c = e.time().compareTo(t);
     if (c != 0) {
-      return c > 0;
+      return c;
     }
     c = e.snapshot().path().compareTo(path);
     if (c != 0) {
-      return c > 0;
+      return c;
     }
-    return e.revision().rev() > rev;
+    return Integer.compare(e.revision().rev(), rev);
   }
 
-  private static JsonObject item(Entry e) {
-    DocSnapshot s = e.snapshot();
-    Revision r = e.revision();
-    GramDocument now = s.stateAt(r.rev());
-    GramDocument before = null;
-    JsonArray add = new JsonArray();
-    JsonArray set = new JsonArray();
-    JsonArray del = new JsonArray();
-    for (Revision.Change c : r.changes()) {
-      switch (c.kind()) {
-        case ADD: {
-          Entity ent = now.entity(c.id());
-          add.add(new JsonArray().add(shownId(now, c.id())).add(c.type()).add(ent == null ? c.id() : title(ent)));
-          break;
-        }
-        case SET: {
-          Entity ent = now.entity(c.id());
-          set.add(new JsonArray().add(shownId(now, c.id())).add(ent == null ? c.id() : title(ent)).add(new JsonArray(new ArrayList<>(c.keys()))));
-          break;
-        }
-        default: {
-          if (before == null) {
-            before = r.rev() == 0 ? now : s.stateAt(r.rev() - 1);
+  /**
+   * A revision's rows in the order they are listed (add, then set, then del), so a page can end
+   * after any row and the next page can start at the one after it.
+   */
+  private record Rows(Entry entry, List<String> kinds, List<JsonArray> rows) {
+    static Rows of(Entry e) {
+      DocSnapshot s = e.snapshot();
+      Revision r = e.revision();
+      GramDocument now = s.stateAt(r.rev());
+      GramDocument before = null;
+      List<String> kinds = new ArrayList<>();
+      List<JsonArray> rows = new ArrayList<>();
+      for (String kind : List.of("add", "set", "del")) {
+        for (Revision.Change c : r.changes()) {
+          String k = switch (c.kind()) {
+            case ADD -> "add";
+            case SET -> "set";
+            default -> "del";
+          };
+          if (!k.equals(kind)) {
+            continue;
           }
-          Entity ent = before.entity(c.id());
-          del.add(new JsonArray().add(c.id()).add(ent == null ? c.id() : title(ent)));
+          JsonArray row;
+          if (k.equals("add")) {
+            Entity ent = now.entity(c.id());
+            row = new JsonArray().add(shownId(now, c.id())).add(c.type()).add(ent == null ? c.id() : title(ent));
+          } else if (k.equals("set")) {
+            Entity ent = now.entity(c.id());
+            row = new JsonArray().add(shownId(now, c.id())).add(ent == null ? c.id() : title(ent)).add(new JsonArray(new ArrayList<>(c.keys())));
+          } else {
+            if (before == null) {
+              before = r.rev() == 0 ? now : s.stateAt(r.rev() - 1);
+            }
+            Entity ent = before.entity(c.id());
+            row = new JsonArray().add(c.id()).add(ent == null ? c.id() : title(ent));
+          }
+          kinds.add(k);
+          rows.add(row);
         }
       }
+      return new Rows(e, kinds, rows);
     }
-    JsonObject item =
-        new JsonObject()
-            .put("path", s.path())
-            .put("rev", r.rev())
-            .put("at", Times.format(r.recordedAt()))
-            .put("by", r.by());
-    if (r.effectiveAt() != null) {
-      item.put("eff", r.effectiveAt());
+
+    int size() {
+      return rows.size();
     }
-    if (!add.isEmpty()) {
-      item.put("add", add);
+
+    /** The entry with rows {@code [from, to)}; a partial one says where it starts and what is left. */
+    JsonObject item(int from, int to) {
+      DocSnapshot s = entry.snapshot();
+      Revision r = entry.revision();
+      JsonObject item =
+          new JsonObject()
+              .put("path", s.path())
+              .put("rev", r.rev())
+              .put("at", Times.format(r.recordedAt()))
+              .put("by", r.by());
+      if (r.effectiveAt() != null) {
+        item.put("eff", r.effectiveAt());
+      }
+      for (int i = from; i < to; i++) {
+        JsonArray list = item.getJsonArray(kinds.get(i));
+        if (list == null) {
+          list = new JsonArray();
+          item.put(kinds.get(i), list);
+        }
+        list.add(rows.get(i));
+      }
+      if (from > 0) {
+        item.put("from_row", from);
+      }
+      if (to < rows.size()) {
+        item.put("rows_left", rows.size() - to);
+      }
+      return item;
     }
-    if (!set.isEmpty()) {
-      item.put("set", set);
+
+    /** The end of the longest run of rows from {@code from} that fits in {@code room} bytes (at least one). */
+    int fit(int from, int room) {
+      // The partial entry's own keys: the rows' kinds, from_row and rows_left.
+      int left = room - Budget.size(item(from, from).put("rows_left", rows.size()).put("from_row", rows.size())) - 3 * 10;
+      int end = from;
+      while (end < rows.size()) {
+        int n = Budget.size(rows.get(end)) + 1;
+        if (n > left && end > from) {
+          break;
+        }
+        left -= n;
+        end++;
+      }
+      return end;
     }
-    if (!del.isEmpty()) {
-      item.put("del", del);
-    }
-    return item;
   }
 
   private static String shownId(GramDocument doc, String id) {
@@ -295,40 +372,5 @@ public final class GramChanges extends ReadTool {
       return t == null ? "" : t;
     }
     return e.title();
-  }
-
-  /** A revision's rows cut to {@code room} bytes; {@code omitted} counts the rows left out. */
-  private static JsonObject shrink(JsonObject item, int room) {
-    JsonObject out = item.copy();
-    List<JsonArray> all = new ArrayList<>();
-    for (String kind : List.of("add", "set", "del")) {
-      JsonArray rows = (JsonArray) out.remove(kind);
-      all.add(rows == null ? new JsonArray() : rows);
-    }
-    int total = all.get(0).size() + all.get(1).size() + all.get(2).size();
-    // The item without rows, with room for every kind's key and the count of rows left out.
-    int left = room - Budget.size(out.copy().put("omitted", total)) - 3 * 10;
-    int kept = 0;
-    List<String> kinds = List.of("add", "set", "del");
-    for (int k = 0; k < 3; k++) {
-      JsonArray keptRows = new JsonArray();
-      for (Object row : all.get(k)) {
-        int n = Budget.size(row) + 1;
-        if (n > left) {
-          left = -1;
-          break;
-        }
-        left -= n;
-        keptRows.add(row);
-      }
-      if (!keptRows.isEmpty()) {
-        out.put(kinds.get(k), keptRows);
-        kept += keptRows.size();
-      }
-    }
-    if (kept < total) {
-      out.put("omitted", total - kept);
-    }
-    return out;
   }
 }

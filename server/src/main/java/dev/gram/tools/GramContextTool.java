@@ -146,7 +146,7 @@ public final class GramContextTool extends ReadTool {
   private Future<Item> item(Want w, Future<DocSnapshot> snapshot, List<String> fields, boolean manyDocs) {
     Future<Item> f =
         snapshot
-            .compose(s -> Snapshots.view(ctx, s, Selectors.revision(s, w.selector()), !w.selector().isEmpty(), CHANGED))
+            .compose(s -> Snapshots.view(ctx, s, Selectors.point(s, w.selector()), !w.selector().isEmpty(), CHANGED))
             .map(v -> new Item(render(v, w, fields, manyDocs), v.identity()));
     return f.recover(
         err -> {

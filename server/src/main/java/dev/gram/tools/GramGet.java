@@ -12,6 +12,7 @@ import dev.gram.tools.support.GramContext;
 import dev.gram.tools.support.Inputs;
 import dev.gram.tools.support.Limits;
 import dev.gram.tools.support.Page;
+import dev.gram.tools.support.PlainText;
 import dev.gram.tools.support.Selectors;
 import dev.gram.tools.support.ShownAs;
 import dev.gram.tools.support.Snapshots;
@@ -28,8 +29,10 @@ import java.util.List;
  * absent: every block except the owner's body, which gram_read pages); {@code links} is true by
  * default and the key is left out when the entity has none. {@code outline: true} on the owner
  * ({@code doc}) answers {@code {doc, outline: [[node id, node type, shown as, label]]}} instead:
- * every top-level body block, at most {@link Limits#OUTLINE_MAX} rows within the budget, with
- * {@code omitted} counting the rest.
+ * every top-level body block, at most {@link Limits#OUTLINE_MAX} rows within the budget. When the
+ * rows do not all fit, labels are shortened (then left out) before any row is; a body too long
+ * even then lists what fits, counts the rest in {@code omitted} and says in {@code rest} how to
+ * read them with gram_read, which pages.
  *
  * <p>A past revision is rebuilt from the snapshot taken at the start of the call; if the document
  * was replaced by another history while that ran, the answer is {@code STALE_READ}.
@@ -48,7 +51,8 @@ public final class GramGet extends ReadTool {
         + "names; by default all but the document body). entity doc is the document owner. "
         + "revision, recorded_at or effective_at read it as it was then. outline:true with entity "
         + "doc lists the body's top-level blocks as [node id, node type, shown as, label] for "
-        + "editing. For several entities at once use gram_context.";
+        + "editing (labels shorten on a long body; omitted and rest say how to read any blocks "
+        + "left out). For several entities at once use gram_context.";
   }
 
   @Override
@@ -63,7 +67,7 @@ public final class GramGet extends ReadTool {
     boolean links = Inputs.bool(args, "links", true);
     boolean outline = Inputs.bool(args, "outline", false);
     return Snapshots.read(ctx, path)
-        .compose(s -> Snapshots.view(ctx, s, Selectors.revision(s, args), Selectors.present(args), CHANGED))
+        .compose(s -> Snapshots.view(ctx, s, Selectors.point(s, args), Selectors.present(args), CHANGED))
         .map(v -> outline ? outline(v, entity) : entity(v, entity, fields, blocks, links));
   }
 
@@ -103,6 +107,9 @@ public final class GramGet extends ReadTool {
     return a;
   }
 
+  /** Label lengths tried in turn until every row fits: the full label, then shorter ones, then none. */
+  private static final int[] LABEL_CHARS = {Integer.MAX_VALUE, 40, 16, 0};
+
   private JsonObject outline(DocView v, String id) {
     Entity e = require(v, id);
     if (!e.isOwner()) {
@@ -110,22 +117,51 @@ public final class GramGet extends ReadTool {
     }
     BodyRefs refs = BodyRefs.in(v.state(), ctx.vault());
     List<BodyNode> nodes = Body.parse(v.state().body()).nodes();
-    JsonArray rows = new JsonArray();
-    JsonObject a = answer(v).put("outline", rows);
-    Page page = new Page(a);
-    int i = 0;
-    while (i < nodes.size() && i < Limits.OUTLINE_MAX) {
-      BodyNode n = nodes.get(i);
-      JsonArray row = new JsonArray().add(n.id()).add(n.type().wire()).add(ShownAs.of(n, refs)).add(ShownAs.label(n, refs));
-      if (!page.take(row)) {
+    JsonObject a = null;
+    int shown = 0;
+    for (int chars : LABEL_CHARS) {
+      JsonArray rows = new JsonArray();
+      a = answer(v).put("outline", rows);
+      // Room for the hint below when rows are still left out.
+      Page page = new Page(a.copy().put("omitted", nodes.size()).put("rest", restHint(v, nodes, 0)));
+      shown = 0;
+      while (shown < nodes.size() && shown < Limits.OUTLINE_MAX) {
+        BodyNode n = nodes.get(shown);
+        String label = ShownAs.label(n, refs);
+        if (label.length() > chars) {
+          label = chars == 0 ? "" : PlainText.cut(label, chars);
+        }
+        JsonArray row = new JsonArray().add(n.id()).add(n.type().wire()).add(ShownAs.of(n, refs)).add(label);
+        if (!page.take(row)) {
+          break;
+        }
+        rows.add(row);
+        shown++;
+      }
+      if (shown == nodes.size()) {
+        return a;
+      }
+    }
+    a.put("omitted", nodes.size() - shown);
+    a.put("rest", restHint(v, nodes, shown));
+    return a;
+  }
+
+  /**
+   * How to read the blocks an outline left out: gram_read of the section that holds the first of
+   * them, then the sections after it, page by page.
+   */
+  private static String restHint(DocView v, List<BodyNode> nodes, int firstLeftOut) {
+    String heading = null;
+    for (int i = Math.min(firstLeftOut, nodes.size() - 1); i >= 0; i--) {
+      if (nodes.get(i).type() == dev.gram.format.body.NodeType.HEADING) {
+        heading = nodes.get(i).id();
         break;
       }
-      rows.add(row);
-      i++;
     }
-    if (i < nodes.size()) {
-      a.put("omitted", nodes.size() - i);
-    }
-    return a;
+    String from = firstLeftOut < nodes.size() ? nodes.get(firstLeftOut).id() : "";
+    return "blocks from " + from + " on: gram_read {path: " + v.path() + ", section: "
+        + (heading == null ? "the first row of its outline" : heading)
+        + "} reads them; gram_read without section pages the outline of every section";
   }
 }

@@ -104,7 +104,8 @@ public final class GramList extends ReadTool {
 
   /** The view a request reads: its selector's revision, or the revision a cursor pinned. */
   private Future<DocView> openAt(DocSnapshot s, JsonObject args, JsonObject cursor) {
-    int rev = Selectors.revision(s, args);
+    Selectors.Point point = Selectors.point(s, args);
+    int rev = point.rev();
     boolean historical = Selectors.present(args);
     if (cursor != null) {
       if (!cursor.containsKey("p")) {
@@ -118,12 +119,13 @@ public final class GramList extends ReadTool {
         throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
       }
       if (!h.equals(Snapshots.revisionHash(s, pinned))) {
-        throw Snapshots.staleRead(s.path(), pinned, CHANGED);
+        // The document was replaced: send the caller to what it is now.
+        throw Snapshots.staleRead(s, CHANGED);
       }
       historical = historical || pinned != s.rev();
       rev = pinned;
     }
-    return Snapshots.view(ctx, s, rev, historical, CHANGED);
+    return Snapshots.view(ctx, s, point.pinned(rev), historical, CHANGED);
   }
 
   private Future<JsonObject> entities(DocView v, int limit, JsonObject cursor) {

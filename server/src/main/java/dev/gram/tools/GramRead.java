@@ -14,6 +14,7 @@ import dev.gram.tools.support.GramContext;
 import dev.gram.tools.support.Inputs;
 import dev.gram.tools.support.JsonText;
 import dev.gram.tools.support.Page;
+import dev.gram.tools.support.PlainText;
 import dev.gram.tools.support.SectionMd;
 import dev.gram.tools.support.Selectors;
 import dev.gram.tools.support.Snapshots;
@@ -26,10 +27,15 @@ import java.util.List;
 /**
  * {@code gram_read}: a document's body a section at a time.
  *
- * <p>Without {@code section}: {@code {doc, title, outline: [[level, heading, node id, chars]]}},
- * one row per heading, {@code chars} being the length of the Markdown that reading the section
- * returns (subsections included). Blocks before the first heading form a section of their own,
- * listed first as level 0 with an empty heading and the first block's id.
+ * <p>Without {@code section}: {@code {doc, title, outline: [[level, heading, node id, chars]],
+ * more?}}, one row per heading, {@code chars} being the length of the Markdown that reading the
+ * section returns (subsections included). Blocks before the first heading form a section of their
+ * own, listed first as level 0 with an empty heading and the first block's id. An outline longer
+ * than one answer continues in {@code more}, bound like a section's cursor.
+ *
+ * <p>{@code section} names a section by its heading's node id, or by its heading as written in md
+ * or as a person reads it (inline markup removed: {@code ### `gram_recall`} is found by {@code
+ * gram_recall}), ignoring case and outer spaces; the first match in document order wins.
  *
  * <p>With {@code section} (a heading's text or node id): {@code {doc, section, level, md,
  * more?}}, the Markdown of {@link SectionMd} — text as written, placed records as record lines,
@@ -53,7 +59,9 @@ public final class GramRead extends ReadTool {
   @Override
   public String description() {
     return "Read a document's body one section at a time. Without section: the outline as "
-        + "[level, heading, node id, chars]. With section (heading text or node id): {doc, "
+        + "[level, heading, node id, chars] (a long outline returns more: pass it as cursor). With "
+        + "section (a heading as you read it or as written in md, or its node id; the first match "
+        + "in document order): {doc, "
         + "section, level, md}, where a placed record is one line with its id, raw type, status "
         + "and priority, at/due/first value and unit/observed (days cut to YYYY-MM-DD; a decision "
         + "without at shows when it was implemented) and replaces links, its d on the next line; "
@@ -79,14 +87,21 @@ public final class GramRead extends ReadTool {
               Body body = Body.parse(v.state().body());
               BodyRefs refs = BodyRefs.in(v.state(), ctx.vault());
               if (section == null && cursor == null) {
-                return outline(v, body, refs);
+                return outline(v, body, refs, 0);
+              }
+              if (cursor != null && cursor.containsKey("ol")) {
+                if (section != null) {
+                  throw new GramException(ErrorCode.E_CURSOR, INVALID_CURSOR);
+                }
+                return outline(v, body, refs, Cursors.intField(cursor, "ol", INVALID_CURSOR));
               }
               return section(v, body, refs, section, cursor);
             });
   }
 
   private Future<DocView> open(DocSnapshot s, JsonObject args, JsonObject cursor) {
-    int rev = Selectors.revision(s, args);
+    Selectors.Point point = Selectors.point(s, args);
+    int rev = point.rev();
     boolean historical = Selectors.present(args);
     if (cursor != null) {
       String p = Cursors.stringField(cursor, "p", INVALID_CURSOR);
@@ -98,7 +113,7 @@ public final class GramRead extends ReadTool {
       historical = historical || pinned != s.rev();
       rev = pinned;
     }
-    return Snapshots.view(ctx, s, rev, historical, CHANGED);
+    return Snapshots.view(ctx, s, point.pinned(rev), historical, CHANGED);
   }
 
   /** One readable section: its heading (null for the blocks before the first heading). */
@@ -127,20 +142,21 @@ public final class GramRead extends ReadTool {
     return out;
   }
 
-  /** A section by node id, then heading text exactly, then ignoring case and outer spaces. */
-  private static Part find(List<Part> parts, String wanted) {
+  /**
+   * The first section, in document order, whose node id is {@code wanted} or whose heading reads
+   * as {@code wanted}: its Markdown source or its plain text (inline markup such as code spans,
+   * emphasis and links removed), ignoring case and outer spaces. A person asks for the heading
+   * they read, an agent may copy its source; both find it.
+   */
+  static Part find(List<Part> parts, String wanted) {
+    String w = wanted.strip();
+    String plainWanted = PlainText.inline(w);
     for (Part p : parts) {
       if (p.id().equals(wanted)) {
         return p;
       }
-    }
-    for (Part p : parts) {
-      if (p.heading() != null && p.title().equals(wanted)) {
-        return p;
-      }
-    }
-    for (Part p : parts) {
-      if (p.heading() != null && p.title().equalsIgnoreCase(wanted.strip())) {
+      if (p.heading() != null
+          && (p.title().strip().equalsIgnoreCase(w) || PlainText.inline(p.title()).equalsIgnoreCase(plainWanted))) {
         return p;
       }
     }
@@ -155,12 +171,16 @@ public final class GramRead extends ReadTool {
     return a;
   }
 
-  private JsonObject outline(DocView v, Body body, BodyRefs refs) {
+  /** The outline from its {@code from}th row; {@code more} pages the rest, bound to the revision read. */
+  private JsonObject outline(DocView v, Body body, BodyRefs refs, int from) {
     JsonArray rows = new JsonArray();
     JsonObject a = base(v).put("title", v.state().title()).put("outline", rows);
     Page page = new Page(a);
     List<Part> parts = parts(body);
-    int i = 0;
+    if (from < 0 || from > parts.size()) {
+      throw new GramException(ErrorCode.E_CURSOR, INVALID_CURSOR);
+    }
+    int i = from;
     for (; i < parts.size(); i++) {
       Part p = parts.get(i);
       int chars = SectionMd.render(p.nodes(), p.level(), refs).length();
@@ -171,7 +191,11 @@ public final class GramRead extends ReadTool {
       rows.add(row);
     }
     if (i < parts.size()) {
-      a.put("omitted", parts.size() - i);
+      a.put(
+          "more",
+          Cursors.encode(
+              name(),
+              new JsonObject().put("p", v.path()).put("r", v.rev()).put("h", v.stateHash()).put("ol", i)));
     }
     return a;
   }

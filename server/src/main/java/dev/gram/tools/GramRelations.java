@@ -259,6 +259,10 @@ public final class GramRelations extends ReadTool {
       rows.add(row);
       i++;
     }
+    if (rows.isEmpty()) {
+      // No edge to list: the answer still names the document it started from, with its CAS pair.
+      docsOut.add(Docs.identity(start));
+    }
     if (i < edges.size()) {
       answer.put("more", Cursors.encode(name(), new JsonObject().put("q", request).put("d", scopeDigest).put("o", i)));
     }

@@ -66,27 +66,32 @@ public final class GramState extends ReadTool {
     String cursorText = Inputs.string(args, "cursor");
     JsonObject cursor = cursorText == null ? null : Cursors.decode(name(), cursorText, INVALID_CURSOR);
     return Snapshots.read(ctx, path)
-        .compose(s -> Snapshots.view(ctx, s, revision(s, selector, entity, cursor), true, REPLACED))
+        .compose(s -> Snapshots.view(ctx, s, point(s, selector, entity, cursor), true, REPLACED))
         .map(v -> entity == null ? entities(v, cursor) : entity(v, entity, cursor));
   }
 
-  private int revision(DocSnapshot s, JsonObject selector, String entity, JsonObject cursor) {
-    int rev = Selectors.revision(s, selector);
+  private Selectors.Point point(DocSnapshot s, JsonObject selector, String entity, JsonObject cursor) {
     if (cursor == null) {
-      return rev;
+      return Selectors.point(s, selector);
     }
     String p = Cursors.stringField(cursor, "p", INVALID_CURSOR);
     int r = Cursors.intField(cursor, "r", INVALID_CURSOR);
     String h = Cursors.stringField(cursor, "h", INVALID_CURSOR);
     String e = cursor.getString("e");
     boolean sameEntity = entity == null ? e == null : entity.equals(e);
-    if (!p.equals(s.path()) || r != rev || !sameEntity) {
+    if (!p.equals(s.path()) || !sameEntity) {
       throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
     }
+    // Checked before the selector: when the document was replaced by a shorter history, the
+    // cursor's revision is gone, and that is a stale read, not a bad argument.
     if (!h.equals(Snapshots.revisionHash(s, r))) {
-      throw Snapshots.staleRead(s.path(), r, REPLACED);
+      throw Snapshots.staleRead(s, REPLACED);
     }
-    return r;
+    Selectors.Point point = Selectors.point(s, selector);
+    if (r != point.rev()) {
+      throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
+    }
+    return point;
   }
 
   private JsonObject base(DocView v) {

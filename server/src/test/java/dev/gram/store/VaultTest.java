@@ -289,8 +289,9 @@ class VaultTest {
       Revision r10 = s.revisions().get(10);
       assertThat(s.revisionRecordedAt(r10.recordedAt())).isGreaterThanOrEqualTo(10);
       assertThat(s.revisionRecordedAt(Instant.parse("2000-01-01T00:00:00Z"))).isEqualTo(-1);
-      // Revision 5 says its facts happened in 2020: it is the state as of 2021.
-      assertThat(s.revisionEffectiveAt(Instant.parse("2021-01-01T00:00:00Z"))).isEqualTo(5);
+      // Revision 5 says its facts happened in 2020: as of 2021 it is the only one in effect.
+      assertThat(dev.gram.format.EffectiveState.at(s.history(), Instant.parse("2021-01-01T00:00:00Z"), s.rev()).owner().first("d"))
+          .isEqualTo("v5");
       // A new vault (a restart) rebuilds the same states from the file.
       GramDocument atFifty = s.stateAt(50);
       try (TestVault again = TestVault.open(dir.resolveSibling(dir.getFileName() + "-copy"))) {

@@ -165,7 +165,7 @@ class GramChangesTest extends ReadingTest {
   }
 
   @Test
-  void aRevisionTooLargeForOneAnswerListsWhatFitsAndCountsTheRest() {
+  void aRevisionTooLargeForOneAnswerListsWhatFitsAndContinuesInMore() {
     String path = "chg3/bulk.gram";
     JsonArray recs = new JsonArray();
     for (int i = 0; i < 800; i++) {
@@ -174,7 +174,8 @@ class GramChangesTest extends ReadingTest {
     store.create(path, "Bulk", new JsonObject().put("records", recs));
     JsonObject r = changes("{'path':'" + path + "'}");
     JsonObject c = r.getJsonArray("changes").getJsonObject(0);
-    assertThat(c.getInteger("omitted")).isPositive();
-    assertThat(c.getJsonArray("add").size() + c.getInteger("omitted")).isEqualTo(801);
+    assertThat(c.getInteger("rows_left")).isPositive();
+    assertThat(c.getJsonArray("add").size() + c.getInteger("rows_left")).isEqualTo(801);
+    assertThat(r.getString("more")).isNotNull();
   }
 }

@@ -163,7 +163,7 @@ class GramGetTest extends ReadingTest {
     assertThat(missing.message()).contains("at revision 0");
     assertError(call("gram_get", "{'path':'" + path + "','entity':'t1','recorded_at':'1999-01-01T00:00:00Z'}"), "E_TIME_NOT_RECORDED", null);
     assertError(call("gram_get", "{'path':'" + path + "','entity':'t1','revision':0,'effective_at':'2026'}"), "E_ARGUMENT",
-        "give at most one of revision, recorded_at and effective_at");
+        "give revision alone, or recorded_at, effective_at or both");
     JsonObject outlineThen = ok("gram_get", "{'path':'" + path + "','entity':'doc','outline':true,'revision':0}");
     assertThat(outlineThen.getJsonObject("at").getInteger("rev")).isZero();
   }

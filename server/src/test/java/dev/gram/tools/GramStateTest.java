@@ -87,7 +87,7 @@ class GramStateTest extends ReadingTest {
   void theSelectorNamesExactlyOneRevision() {
     assertError(call("gram_state", "{'path':'" + DOC + "','selector':{}}"), "E_ARGUMENT", "selector needs one of revision, recorded_at or effective_at");
     assertError(call("gram_state", "{'path':'" + DOC + "','selector':{'revision':0,'recorded_at':'2026'}}"), "E_ARGUMENT",
-        "give at most one of revision, recorded_at and effective_at");
+        "give revision alone, or recorded_at, effective_at or both");
     assertError(call("gram_state", "{'path':'" + DOC + "','selector':{'revision':7}}"), "E_ARGUMENT", null);
     assertError(call("gram_state", "{'path':'" + DOC + "','selector':{'recorded_at':'yesterday'}}"), "E_ARGUMENT", null);
   }

@@ -123,6 +123,34 @@ public final class PlainText {
     return sb.toString();
   }
 
+  private static final Pattern IMAGE_OR_LINK = Pattern.compile("!?\\[([^\\]]*)\\]\\([^)]*\\)");
+  private static final Pattern CODE_SPAN = Pattern.compile("(`+)(.+?)\\1");
+  private static final Pattern EMPHASIS = Pattern.compile("(\\*\\*|\\*|~~)(\\S(?:.*?\\S)?)\\1");
+  /** Underscores emphasise only outside a word: {@code snake_case_name} stays as it is. */
+  private static final Pattern UNDERSCORE_EMPHASIS = Pattern.compile("(?<![\\p{L}\\p{N}])(__|_)(\\S(?:.*?\\S)?)\\1(?![\\p{L}\\p{N}])");
+  private static final Pattern ESCAPE = Pattern.compile("\\\\([\\\\`*_{}\\[\\]()#+\\-.!~|>])");
+
+  /**
+   * A line of Markdown as a person reads it: code spans, emphasis, strike-through, links, images
+   * and mentions reduced to their text, escapes resolved, runs of spaces collapsed. {@code ###
+   * `gram_recall` tool} reads {@code gram_recall tool}.
+   */
+  public static String inline(String md) {
+    if (md == null) {
+      return "";
+    }
+    String s = CODE_SPAN.matcher(md).replaceAll(m -> Matcher.quoteReplacement(m.group(2).strip()));
+    s = IMAGE_OR_LINK.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    String before;
+    do {
+      before = s;
+      s = EMPHASIS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
+      s = UNDERSCORE_EMPHASIS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(2)));
+    } while (!s.equals(before));
+    s = ESCAPE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group(1)));
+    return s.replaceAll("\\s+", " ").strip();
+  }
+
   /** At most {@code max} characters, ending with an ellipsis when cut; never splits a pair. */
   public static String cut(String s, int max) {
     if (s.length() <= max) {

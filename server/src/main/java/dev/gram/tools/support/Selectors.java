@@ -1,6 +1,7 @@
 package dev.gram.tools.support;
 
 import dev.gram.base.DateSpan;
+import dev.gram.format.EffectiveState;
 import dev.gram.format.Times;
 import dev.gram.store.DocSnapshot;
 import dev.gram.base.ErrorCode;
@@ -9,54 +10,69 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 
 /**
- * Historical selectors: {@code revision}, {@code recorded_at} (the newest revision written at or
- * before that time) or {@code effective_at} (the newest revision whose facts happened at or before
- * that time; a revision without effective_at happened when it was recorded). At most one.
+ * Historical selectors. {@code revision} names one revision as it was written; {@code
+ * recorded_at} the newest revision written at or before that time; {@code effective_at} the
+ * document as its facts stood at that time, field by field (docs/gram-format.md §11), as recorded
+ * up to now or, given together with {@code recorded_at}, up to then. {@code revision} stands alone.
  */
 public final class Selectors {
   private Selectors() {}
+
+  /**
+   * What a request reads: revision {@code rev} as written when {@code effective} is null, else
+   * the document as of effective time {@code effective}, as recorded up to revision {@code rev}.
+   */
+  public record Point(int rev, Instant effective) {
+    public Point {
+      if (rev < 0) {
+        throw new IllegalArgumentException("rev " + rev);
+      }
+    }
+
+    /** The same reading, recorded up to another revision (a cursor pins the one it paged). */
+    public Point pinned(int pinnedRev) {
+      return new Point(pinnedRev, effective);
+    }
+  }
 
   /** Whether the arguments name any historical selector. */
   public static boolean present(JsonObject args) {
     return args.containsKey("revision") || args.containsKey("recorded_at") || args.containsKey("effective_at");
   }
 
-  /** The revision the selector names in this document; the current one when none is given. */
-  public static int revision(DocSnapshot s, JsonObject args) {
-    int given = 0;
-    for (String k : new String[] {"revision", "recorded_at", "effective_at"}) {
-      if (args.getValue(k) != null) {
-        given++;
-      }
+  /** What the selector names in this document; the current revision when none is given. */
+  public static Point point(DocSnapshot s, JsonObject args) {
+    boolean revision = args.getValue("revision") != null;
+    boolean recorded = args.getValue("recorded_at") != null;
+    boolean effective = args.getValue("effective_at") != null;
+    if (revision && (recorded || effective)) {
+      throw new GramException(
+          ErrorCode.E_ARGUMENT, "give revision alone, or recorded_at, effective_at or both");
     }
-    if (given > 1) {
-      throw new GramException(ErrorCode.E_ARGUMENT, "give at most one of revision, recorded_at and effective_at");
-    }
-    if (args.getValue("revision") != null) {
+    if (revision) {
       int rev = args.getInteger("revision");
       if (rev > s.rev()) {
         throw new GramException(
             ErrorCode.E_ARGUMENT, "revision " + rev + " does not exist; " + s.path() + " is at revision " + s.rev());
       }
-      return rev;
+      return new Point(rev, null);
     }
-    if (args.getValue("recorded_at") != null) {
+    int upTo = s.rev();
+    if (recorded) {
       Instant t = time(args.getString("recorded_at"), "recorded_at");
-      int rev = s.revisionRecordedAt(t);
-      if (rev < 0) {
+      upTo = s.revisionRecordedAt(t);
+      if (upTo < 0) {
         throw notRecorded(s, "recorded_at", args.getString("recorded_at"));
       }
-      return rev;
     }
-    if (args.getValue("effective_at") != null) {
+    if (effective) {
       Instant t = time(args.getString("effective_at"), "effective_at");
-      int rev = s.revisionEffectiveAt(t);
-      if (rev < 0) {
+      if (EffectiveState.effectiveRevisions(s.requireHistory(), t, upTo).isEmpty()) {
         throw notRecorded(s, "effective_at", args.getString("effective_at"));
       }
-      return rev;
+      return new Point(upTo, t);
     }
-    return s.rev();
+    return new Point(upTo, null);
   }
 
   /**

@@ -7,6 +7,8 @@ import dev.gram.store.VaultPath;
 import dev.gram.base.ErrorCode;
 import dev.gram.tools.support.GramContext;
 import dev.gram.base.GramException;
+import dev.gram.format.EffectiveState;
+import dev.gram.format.Times;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -67,6 +69,28 @@ public final class Snapshots {
    * STALE_READ} with {@code replacedMessage}).
    */
   public static Future<DocView> view(
+      GramContext ctx, DocSnapshot s, Selectors.Point point, boolean historical, String replacedMessage) {
+    if (point.effective() == null) {
+      return view(ctx, s, point.rev(), historical, replacedMessage);
+    }
+    int rev = point.rev();
+    try {
+      s.requireHistory();
+    } catch (GramException e) {
+      return Future.failedFuture(e);
+    }
+    return Async.run(ctx.vault().io(), () -> EffectiveState.at(s.history(), point.effective(), rev))
+        .map(
+            state -> {
+              requireSameRevision(s, ctx.vault().peek(s.path()), rev, replacedMessage);
+              if (state == null) {
+                throw new GramException(ErrorCode.E_TIME_NOT_RECORDED, "No revision of " + s.path() + " is effective at " + Times.format(point.effective()));
+              }
+              return new DocView(s, rev, state, true, point.effective());
+            });
+  }
+
+  public static Future<DocView> view(
       GramContext ctx, DocSnapshot s, int rev, boolean historical, String replacedMessage) {
     try {
       if (rev == s.rev()) {
@@ -101,6 +125,15 @@ public final class Snapshots {
     if (want == null || !want.equals(now)) {
       throw staleRead(read.path(), rev, message);
     }
+  }
+
+  /** {@code STALE_READ} naming the document as it is now, so the caller can read it again. */
+  public static GramException staleRead(DocSnapshot current, String message) {
+    JsonObject details = new JsonObject().put("path", current.path()).put("rev", current.rev());
+    if (current.hash() != null) {
+      details.put("hash", current.shortHash());
+    }
+    return new GramException(ErrorCode.STALE_READ, message, details);
   }
 
   public static GramException staleRead(String path, int rev, String message) {
