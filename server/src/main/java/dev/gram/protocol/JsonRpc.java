@@ -50,7 +50,46 @@ public final class JsonRpc {
     } catch (DecodeException | IllegalStateException e) {
       return new Invalid(error(null, PARSE_ERROR, "Parse error: not valid JSON"));
     }
+    if (decoded instanceof JsonObject msg && msg.getValue("id") instanceof Number n && !echoable(n, bytes)) {
+      // An id must go back exactly as it came. 1E2 would come back as 100.0, 1e400 as a string,
+      // -0 as 0: such ids are refused rather than answered under another id.
+      return new Invalid(
+          error(null, INVALID_REQUEST, "Invalid Request: a numeric id must be an integer written in digits"));
+    }
     return classify(decoded);
+  }
+
+  /**
+   * Whether a numeric id encodes back to the text it was read from: integers do, except a
+   * negative zero, which only the raw text shows.
+   */
+  private static boolean echoable(Number n, Buffer bytes) {
+    if (!(n instanceof Integer || n instanceof Long || n instanceof java.math.BigInteger)) {
+      return false;
+    }
+    return n.longValue() != 0 || !negativeZeroId(bytes);
+  }
+
+  private static boolean negativeZeroId(Buffer bytes) {
+    try (com.fasterxml.jackson.core.JsonParser p =
+        new com.fasterxml.jackson.core.JsonFactory().createParser(bytes.getBytes())) {
+      if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+        return false;
+      }
+      // The last "id" member wins, as it does when the message is decoded.
+      boolean negative = false;
+      while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        p.nextToken();
+        if ("id".equals(name)) {
+          negative = p.getText().startsWith("-");
+        }
+        p.skipChildren();
+      }
+      return negative;
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 
   public static Message parse(String line) {

@@ -1,5 +1,6 @@
 package dev.gram.transport;
 
+import dev.gram.protocol.JsonRpc;
 import dev.gram.protocol.McpDispatcher;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -12,6 +13,8 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of the server, one Vert.x Web router:
@@ -27,6 +30,7 @@ import java.util.concurrent.TimeUnit;
  * stderr, {@code gram-mcp: listening on http://<host>:<port>/mcp}, which scripts and tests parse.
  */
 public final class HttpTransport extends VerticleBase implements Transport {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpTransport.class);
   /** Legacy sessions nobody touched for this long are ended. */
   static final long SESSION_IDLE_MS = TimeUnit.HOURS.toMillis(1);
 
@@ -59,6 +63,10 @@ public final class HttpTransport extends VerticleBase implements Transport {
         () -> draining));
     BodyHandler body =
         BodyHandler.create(false).setHandleFileUploads(false).setBodyLimit(options.maxBodyBytes());
+
+    // Whatever a handler or the body reader could not take (a multipart form too large to decode,
+    // a body over the limit) still gets a JSON-RPC answer, never Vert.x's plain-text page.
+    router.route().failureHandler(HttpTransport::failure);
 
     router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "ok")));
     router.get("/metrics").handler(metricsHandler(metrics.registry()));
@@ -122,6 +130,29 @@ public final class HttpTransport extends VerticleBase implements Transport {
       sse.endAll();
     }
     return server == null ? Future.succeededFuture() : server.close();
+  }
+
+  private static void failure(RoutingContext ctx) {
+    if (ctx.response().headWritten()) {
+      // An SSE stream or an answer was already under way: all that is left is to end it.
+      if (!ctx.response().ended()) {
+        ctx.response().end();
+      }
+      return;
+    }
+    int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+    JsonObject error;
+    if (status == 413) {
+      error = JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "Invalid Request: the body is larger than this server accepts");
+    } else if (status < 500) {
+      status = 400;
+      error = JsonRpc.error(null, JsonRpc.PARSE_ERROR,
+          "Parse error: the body could not be read as one JSON-RPC message (send application/json)");
+    } else {
+      LOG.warn("HTTP request failed: {}", String.valueOf(ctx.failure()));
+      error = JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "Internal error");
+    }
+    json(ctx, status, error);
   }
 
   private static void methodNotAllowed(RoutingContext ctx, String allow) {

@@ -36,4 +36,23 @@ class JsonRpcTest {
     JsonObject parse = ((JsonRpc.Invalid) JsonRpc.parse("{")).error();
     assertThat(parse.containsKey("id")).as("id: null is written out").isTrue();
   }
+
+  @Test
+  void idsGoBackExactlyAsTheyCameOrTheRequestIsRefused() {
+    for (String id : new String[] {"1e400", "1E2", "-0", "1.5", "-0.0"}) {
+      JsonRpc.Message m = JsonRpc.parse("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\"}");
+      assertThat(m).as(id).isInstanceOf(JsonRpc.Invalid.class);
+      JsonObject error = ((JsonRpc.Invalid) m).error();
+      assertThat(error.getJsonObject("error").getInteger("code")).isEqualTo(JsonRpc.INVALID_REQUEST);
+      assertThat(error.containsKey("id")).isTrue();
+      assertThat(error.getValue("id")).isNull();
+    }
+    for (String id : new String[] {"0", "7", "-3", "123456789012345678901234567890", "\"x\""}) {
+      String line = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/list\"}";
+      JsonRpc.Message m = JsonRpc.parse(line);
+      assertThat(m).as(id).isInstanceOf(JsonRpc.Request.class);
+      String echoed = JsonRpc.result(((JsonRpc.Request) m).id(), new JsonObject()).encode();
+      assertThat(echoed).as(id).contains("\"id\":" + id + ",");
+    }
+  }
 }

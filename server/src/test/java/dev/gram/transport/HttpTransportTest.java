@@ -228,6 +228,34 @@ class HttpTransportTest {
     assertThat(get.statusCode()).isEqualTo(405);
   }
 
+  @Test
+  void bodiesTheServerCannotTakeGetAJsonRpcErrorAndTheServerAnswersAfterwards() throws Exception {
+    String boundary = "gramboundary";
+    String form = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"field\"\r\n\r\n"
+        + "x".repeat(100_000) + "\r\n--" + boundary + "--\r\n";
+    HttpResponse<String> multipart = client.send(HttpRequest.newBuilder(mcp).POST(HttpRequest.BodyPublishers.ofString(form))
+        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .header("Accept", "application/json, text/event-stream").build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(multipart.statusCode()).isEqualTo(400);
+    assertThat(multipart.headers().firstValue("Content-Type")).hasValue("application/json");
+    JsonObject error = new JsonObject(multipart.body());
+    assertThat(error.getString("jsonrpc")).isEqualTo("2.0");
+    assertThat(error.containsKey("id")).isTrue();
+    assertThat(error.getJsonObject("error").getInteger("code")).isEqualTo(-32700);
+
+    HttpResponse<String> tooLarge = client.send(post("{\"pad\":\"" + "y".repeat(2 << 20) + "\"}").build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(tooLarge.statusCode()).isEqualTo(413);
+    assertThat(new JsonObject(tooLarge.body()).getJsonObject("error").getInteger("code")).isEqualTo(-32600);
+
+    JsonObject meta = new JsonObject()
+        .put("io.modelcontextprotocol/protocolVersion", "2026-07-28")
+        .put("io.modelcontextprotocol/clientCapabilities", new JsonObject());
+    HttpResponse<String> list = client.send(post(new JsonObject().put("jsonrpc", "2.0").put("id", 3).put("method", "tools/list")
+        .put("params", new JsonObject().put("_meta", meta)).encode())
+        .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/list").build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(list.statusCode()).isEqualTo(200);
+  }
+
   private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
