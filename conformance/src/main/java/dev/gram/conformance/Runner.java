@@ -183,12 +183,12 @@ public final class Runner {
   static String usage() {
     return String.join(
         "\n",
-        "Usage: java -cp gram-mcp.jar dev.gram.conformance.Runner",
+        "Usage: java -jar gram-conformance.jar",
         "         (--stdio \"<command>\" | --url http://host:port/mcp | --sse http://host:port/sse)",
         "         [--era legacy|2026-07-28] [--cases conformance/cases] [--only <name-substring>]...",
         "         [--needs <capability>[=<value>]...] [--vault-dir <dir>] [--header 'Name: value']...",
         "         [--timeout-seconds 30]",
-        "       java -cp gram-mcp.jar dev.gram.conformance.Runner --prepare-vault <vault-dir>",
+        "       java -jar gram-conformance.jar --prepare-vault <vault-dir>",
         "         writes the commit-unknown and corrupt-document fixtures into a vault before its",
         "         server starts, and prints the --needs that name them",
         "",

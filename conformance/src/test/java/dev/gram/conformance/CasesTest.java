@@ -3,7 +3,6 @@ package dev.gram.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.gram.testing.SharedContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,7 +45,7 @@ class CasesTest {
 
   @Test
   void eachToolHasItsFileWhoseFirstCallOfItIsTheContractsRealRequest() {
-    JsonNode tools = Json.read(SharedContract.require(SharedContract.TOOLS_JSON)).get("tools");
+    JsonNode tools = Json.read(SharedFiles.require(SharedFiles.TOOLS_JSON)).get("tools");
     for (Map.Entry<String, JsonNode> tool : tools.properties()) {
       Path file = dir().resolve(tool.getKey() + ".json");
       assertThat(file).as("one case file per tool").exists();
@@ -71,6 +70,14 @@ class CasesTest {
               tool.getKey(), tool.getValue().get("exampleRequest"), args)
           .isTrue();
     }
+  }
+
+  @Test
+  void theIntegrationTestsToolListIsTheContracts() {
+    JsonNode tools = Json.read(SharedFiles.require(SharedFiles.TOOLS_JSON)).get("tools");
+    List<String> names = new ArrayList<>();
+    tools.fieldNames().forEachRemaining(names::add);
+    assertThat(ConformanceIT.CONTRACT_TOOLS).as("ConformanceIT.CONTRACT_TOOLS, in the contract's order").isEqualTo(names);
   }
 
   /**

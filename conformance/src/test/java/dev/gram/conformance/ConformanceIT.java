@@ -2,8 +2,6 @@ package dev.gram.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.gram.testing.ServerProcess;
-import dev.gram.tools.spi.ToolRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,6 +29,25 @@ class ConformanceIT {
    * green. An entry that starts passing should be removed.
    */
   static final Map<String, String> KNOWN_DEVIATIONS = Map.of();
+
+  /** The contract's 15 tools ({@code tools.json}), all of which the server must offer. */
+  static final List<String> CONTRACT_TOOLS =
+      List.of(
+          "gram_profile",
+          "gram_projects",
+          "gram_capabilities",
+          "gram_recall",
+          "gram_list",
+          "gram_get",
+          "gram_context",
+          "gram_relations",
+          "gram_brief",
+          "gram_read",
+          "gram_changes",
+          "gram_range",
+          "gram_state",
+          "gram_create",
+          "gram_patch");
 
   @TempDir Path tmp;
 
@@ -88,7 +105,7 @@ class ConformanceIT {
 
   private void runOverStdio(String era) throws IOException {
     Setup s = prepare();
-    List<String> cmd = new ArrayList<>(ServerProcess.command(s.dir().resolve("vault"), s.dir().resolve("index"), "--no-http"));
+    List<String> cmd = new ArrayList<>(ServerJar.command(s.dir().resolve("vault"), s.dir().resolve("index"), "--no-http"));
     cmd.addAll(s.serverArgs());
     Path log = s.dir().resolve("server-stderr.log");
     s.options().stdio(cmd).era(era).serverStderr(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -97,7 +114,7 @@ class ConformanceIT {
 
   private void runOverHttp(String era, boolean sse) throws IOException {
     Setup s = prepare();
-    try (ServerProcess server = ServerProcess.start(s.dir(), withNoStdio(s.serverArgs()))) {
+    try (ServerJar server = ServerJar.startHttp(s.dir(), withNoStdio(s.serverArgs()))) {
       if (sse) {
         s.options().sse(server.sseUrl());
       } else {
@@ -133,7 +150,7 @@ class ConformanceIT {
         unexpected.add(line);
       }
     }
-    Set<String> expectedTools = new TreeSet<>(ToolRegistry.CONTRACT_ORDER);
+    Set<String> expectedTools = new TreeSet<>(CONTRACT_TOOLS);
     String context = "over " + combination + ":\n" + report
         + (serverLog != null && Files.exists(serverLog) ? "\nserver stderr:\n" + tail(Files.readString(serverLog)) : "");
     assertThat(new TreeSet<>(summary.offered()))
