@@ -24,14 +24,21 @@ final class Cases {
   /** One file: its vars and setup are shared by its cases; setup runs once, before the first. */
   record CaseFile(String name, ObjectNode vars, ArrayNode setup, List<Case> cases) {}
 
-  /** One case: {@code file/name}, what it needs from the server, its steps. */
-  record Case(String name, String about, List<String> needs, ArrayNode steps) {}
+  /**
+   * One case: {@code file/name}, what it needs from the server, the eras it belongs to (empty: every
+   * era), its steps.
+   */
+  record Case(String name, String about, List<String> needs, List<String> eras, ArrayNode steps) {
+    boolean runsIn(Era era) {
+      return eras.isEmpty() || eras.contains(era.flag());
+    }
+  }
 
   private static final Set<String> FILE_KEYS = Set.of("about", "vars", "setup", "cases");
-  private static final Set<String> CASE_KEYS = Set.of("name", "about", "needs", "steps");
+  private static final Set<String> CASE_KEYS = Set.of("name", "about", "needs", "eras", "steps");
   private static final Set<String> STEP_KEYS =
       Set.of("note", "call", "args", "request", "params", "edit", "insertBefore", "text", "write",
-          "append", "delete", "expect", "save");
+          "append", "delete", "expect", "save", "meta");
   private static final Set<String> EXPECT_KEYS = Set.of("result", "error", "response", "rpcError");
   private static final Set<String> ERROR_KEYS = Set.of("code", "message", "details");
 
@@ -74,11 +81,18 @@ final class Cases {
       if (c.has("needs")) {
         array(c.get("needs"), where + " " + name + " needs").forEach(n -> needs.add(n.asText()));
       }
+      List<String> eras = new ArrayList<>();
+      if (c.has("eras")) {
+        for (JsonNode e : array(c.get("eras"), where + " " + name + " eras")) {
+          Era.of(e.asText());
+          eras.add(e.asText());
+        }
+      }
       ArrayNode steps = array(c.get("steps"), where + " " + name + " steps");
       for (int i = 0; i < steps.size(); i++) {
         step(steps.get(i), where + " " + name + " step " + (i + 1));
       }
-      cases.add(new Case(stem + "/" + name, c.path("about").asText(""), List.copyOf(needs), steps));
+      cases.add(new Case(stem + "/" + name, c.path("about").asText(""), List.copyOf(needs), List.copyOf(eras), steps));
     }
     return new CaseFile(stem, vars, setup, List.copyOf(cases));
   }

@@ -70,8 +70,16 @@ final class McpClient implements AutoCloseable {
 
   /** Sends a request and returns the whole response message (result or error). */
   JsonNode request(String method, ObjectNode params) throws IOException {
+    return request(method, params, true);
+  }
+
+  /**
+   * Sends a request; with {@code addMeta} false the params go exactly as given, without the
+   * era's {@code _meta} (to check how a server refuses an incomplete one).
+   */
+  JsonNode request(String method, ObjectNode params, boolean addMeta) throws IOException {
     ObjectNode p = params == null ? Json.object() : params.deepCopy();
-    if (era == Era.MODERN) {
+    if (era == Era.MODERN && addMeta) {
       ObjectNode meta = p.has("_meta") && p.get("_meta").isObject() ? (ObjectNode) p.get("_meta") : Json.object();
       meta.put("io.modelcontextprotocol/protocolVersion", Era.MODERN_VERSION);
       meta.set("io.modelcontextprotocol/clientCapabilities", Json.object());

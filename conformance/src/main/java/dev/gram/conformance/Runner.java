@@ -386,6 +386,10 @@ public final class Runner {
   }
 
   private static boolean selected(Options o, Cases.Case c) {
+    if (!c.runsIn(o.era)) {
+      // A case of the other era is not this run's: neither run nor counted as skipped.
+      return false;
+    }
     if (o.only.isEmpty()) {
       return true;
     }
@@ -473,7 +477,7 @@ public final class Runner {
         if (!params.isObject()) {
           throw new Template.CaseError("params must be an object");
         }
-        response = client.request(s.get("request").asText(), (ObjectNode) params);
+        response = client.request(s.get("request").asText(), (ObjectNode) params, s.path("meta").asBoolean(true));
       }
       JsonNode rpcError = response.get("error");
       if (expect.has("rpcError")) {
