@@ -93,4 +93,12 @@ final class SemanticState {
   String reason() {
     return reason;
   }
+
+  /** What {@code gram_capabilities} reports, and what a recall that falls back names as the reason. */
+  IndexStatus.Semantic status() {
+    String r = reason;
+    return ready() && r == null
+        ? new IndexStatus.Semantic(IndexStatus.Semantic.AVAILABLE, null)
+        : new IndexStatus.Semantic(IndexStatus.Semantic.UNAVAILABLE, r == null ? LOADING_REASON : r);
+  }
 }

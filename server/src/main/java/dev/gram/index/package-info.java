@@ -2,11 +2,40 @@
  * The search index behind {@code gram_recall}: Lucene, kept in step with the vault, with keyword,
  * exact, semantic and hybrid retrieval.
  *
+ * <p>The package owns the index folder and everything derived into it; the vault owns the
+ * documents. Tools see the index through two interfaces only: {@link dev.gram.index.IndexStatus}
+ * (counts and whether semantic search works, for {@code gram_capabilities}) and {@link
+ * dev.gram.index.Recall} (the search). {@link dev.gram.index.RecallIndex} implements both; the
+ * server opens it before the vault starts and closes it after the vault.
+ *
+ * <h2>Who does what</h2>
+ *
+ * <ul>
+ *   <li>{@link dev.gram.index.RecallIndex}: wires the parts below, owns every thread they run on
+ *       (the live thread, the rebuild thread, the embedder, the search pool) and closes them in
+ *       order.
+ *   <li>{@link dev.gram.index.IndexKeeper}: keeps the index in step with the vault: the start-up
+ *       reconcile, the background rebuild, and commits, through the {@link
+ *       dev.gram.index.CommitQueue}.
+ *   <li>{@link dev.gram.index.BackgroundEmbedder}: gives indexed units their vectors.
+ *   <li>{@link dev.gram.index.RecallSearcher}: runs a recall's mode and pages; {@link
+ *       dev.gram.index.AutoMode} picks the mode of {@code auto} and {@link
+ *       dev.gram.index.HybridFusion} merges the two rankings of {@code hybrid}.
+ *   <li>{@link dev.gram.index.IndexLedger}: what the index holds of each document (revision,
+ *       hash, status), shared by the three above; {@link dev.gram.index.DocumentBlocks} writes a
+ *       document's block of Lucene documents for the keeper and the embedder.
+ *   <li>{@link dev.gram.index.LiveIndex}: the Lucene writer, readers and generations; {@link
+ *       dev.gram.index.DocMapper}, {@link dev.gram.index.Queries} and {@link
+ *       dev.gram.index.Analyzers}: what is indexed and how it is asked.
+ *   <li>{@link dev.gram.index.IndexTuning}: the measured choices (fusion, auto's policy, the
+ *       embedder's batch and yielding), passed to the parts at open; a test measures an
+ *       alternative by opening an index with other values.
+ * </ul>
+ *
  * <h2>What is indexed</h2>
  *
  * <p>Every document of the vault and its mounts becomes one <em>block</em> of Lucene documents,
- * all carrying the document's path and replaced together with one {@code updateDocuments} call
- * ({@link dev.gram.index.DocMapper}):
+ * all carrying the document's path ({@link dev.gram.index.DocMapper}):
  *
  * <ul>
  *   <li>a <b>meta</b> document holding the fingerprint (path, revision, state hash) the index was
@@ -26,45 +55,49 @@
  * 384-dimension unit vector in a {@code KnnFloatVectorField} (dot product = cosine) once it has
  * been embedded, and the hash of the text the vector came from.
  *
- * <h2>Reading your writes without a refresh per write</h2>
+ * <h2>Derived data, rebuildable</h2>
  *
- * <p>The vault calls the index ({@link dev.gram.store.CommitListener}) on the document's actor
- * thread for every new state, before a write's receipt is returned. For a commit the index only
- * queues the state (the newest per document) and hands out a ticket, so the receipt never waits
- * for Lucene. The index's live thread takes the queue, plans the document's units and rewrites
- * only those whose content changed (an unchanged record is the same immutable object as before:
- * one identity check), and raises the <em>live generation</em> to the sequence number Lucene
- * returned ({@link dev.gram.index.LiveIndex}). A recall takes the queue's ticket when it arrives,
- * waits until the live thread has indexed through it, and then, on the search pool, until the
- * searcher includes the live generation. The waiting is done by
- * Lucene's {@code ControlledRealTimeReopenThread}: it reopens at once when someone waits and
- * otherwise every half second, and one reopen serves every write committed and every reader
- * waiting meanwhile. So writes never pay for a refresh, a reader pays at most one shared refresh,
- * and only if a write happened since the last one. Small new segments stay in memory ({@code
- * NRTCachingDirectory}), so that refresh writes no files.
- *
- * <h2>Starting, and documents changed by other programs</h2>
+ * <p>Nothing in the index is only in the index. One that cannot be read, or was written by another
+ * version of the mapping ({@link dev.gram.index.Schema#VERSION}) or another embedding model, is
+ * emptied and rebuilt from the vault; one whose folder another process holds is replaced by an
+ * index in memory. Deleting the folder loses nothing.
  *
  * <p>At open, the fingerprints stored in the index are read. The vault then loads every document
  * in the background and tells the index of each; a document whose fingerprint matches is known
  * to be indexed and costs nothing, any other one is queued for the <em>rebuild</em> thread, and a
  * path the index holds but the vault no longer has is removed once the vault has finished
  * loading. Meanwhile the server answers: recall searches what is indexed so far and says {@code
- * partial} with the number of documents pending ({@link dev.gram.index.RecallIndex}). A long
- * rebuild shows its progress on stderr ({@link dev.gram.index.Progress}). A document that cannot
- * be parsed is removed from the index and counted as failed; it never stops the others, and once
- * repaired it is indexed again. Edits by other programs arrive through the vault's file watcher as
- * new states, like commits.
+ * partial} with the number of documents pending. A long rebuild shows its progress on stderr
+ * ({@link dev.gram.index.Progress}). A document that cannot be parsed is removed from the index
+ * and counted as failed; it never stops the others, and once repaired it is indexed again. Edits
+ * by other programs arrive through the vault's file watcher as new states, like commits.
  *
  * <p>Every change to one document's block — commit, rebuild, embedder — holds that path's lock,
  * and the rebuild and the embedder write only what is still the vault's current state, so a slow
  * background write never overwrites a newer commit.
  *
- * <p>The index is derived data: one that cannot be read, or was written by another version of the
- * mapping ({@link dev.gram.index.Schema#VERSION}) or another embedding model, is emptied and
- * rebuilt; one whose folder another process holds is replaced by an index in memory.
+ * <h2>Read-your-writes without a refresh per write</h2>
  *
- * <h2>Semantic search</h2>
+ * <p>A recall finds every write whose commit receipt was returned before the recall arrived,
+ * whichever client wrote it. The vault calls the index ({@link dev.gram.store.CommitListener}) on
+ * the document's actor thread for every new state, before the write's receipt is returned. For a
+ * commit the index only queues the state (the newest per document) and counts it, so the receipt
+ * never waits for Lucene. The live thread takes the queue, plans the document's units and
+ * rewrites only those whose content changed (an unchanged record is the same immutable object as
+ * before: one identity check), and raises the <em>live generation</em> to the sequence number
+ * Lucene returned ({@link dev.gram.index.LiveIndex}).
+ *
+ * <p>A recall therefore waits twice, and neither wait can go: it takes the queue's count when it
+ * arrives and waits until the live thread has handed everything up to it to Lucene (a commit
+ * still queued has no Lucene sequence number, so Lucene cannot wait for it); then it waits until
+ * the searcher includes the live generation. That second wait is Lucene's {@code
+ * ControlledRealTimeReopenThread}: it reopens at once when someone waits and otherwise every half
+ * second, and one reopen serves every write committed and every reader waiting meanwhile. So
+ * writes never pay for a refresh, a reader pays at most one shared refresh, and only if a write
+ * happened since the last one. Small new segments stay in memory ({@code NRTCachingDirectory}),
+ * so that refresh writes no files. Changes of the rebuild and the embedder are not waited for.
+ *
+ * <h2>Semantic search, and the embedder giving way</h2>
  *
  * <p>The model ({@link dev.gram.index.EmbeddingModel}, all-MiniLM-L6-v2 quantized, run by ONNX
  * Runtime inside this process) is loaded and probed in the background, once per process. Until it
@@ -73,9 +106,11 @@
  * and {@code gram_capabilities} reports the same reason. Vectors are computed by one thread,
  * never on an event loop and never inside a write: a commit indexes its text at once and queues
  * its document for the embedder, which embeds only the chunks whose text has no vector yet (in
- * the index or a small cache), 32 at a time, then writes the block again if the document has not
- * changed meanwhile. Batching at the ONNX level (one padded tensor per batch) was measured and
- * was not faster for this quantized model on CPU.
+ * the index or a small cache), 8 at a time, then writes the block again if the document has not
+ * changed meanwhile. Embedding takes a whole core, so before each batch the embedder waits while
+ * recalls are running or ended moments ago, at most half a second: searches are not slowed by
+ * it, and it is never starved. Batching at the ONNX level (one padded tensor per batch) was
+ * measured and was not faster for this quantized model on CPU.
  *
  * <h2>Searching</h2>
  *
@@ -86,5 +121,13 @@
  * Hybrid fuses the keyword and semantic rankings by reciprocal rank fusion. See {@code
  * docs/recall.md} for the modes, the exact-mode and date rules, and the measurements behind the
  * choices.
+ *
+ * <h2>What it may not touch</h2>
+ *
+ * <p>The index sits above the store and below the tools: it may use {@code dev.gram.store},
+ * {@code dev.gram.edit}, {@code dev.gram.format} and the ground floor ({@code dev.gram.base},
+ * {@code dev.gram.async}), never {@code dev.gram.tools}, {@code dev.gram.protocol}, {@code
+ * dev.gram.transport} or {@code dev.gram.server}. It never writes the vault: it only reads
+ * snapshots and listens to commits. What a tool answers is shaped by the tool, not here.
  */
 package dev.gram.index;

@@ -2,6 +2,9 @@ package dev.gram.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gram.edit.PatchOps;
+import dev.gram.store.PathResolver;
+import dev.gram.store.Vault;
 import dev.gram.testing.GramTestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -10,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +44,36 @@ class RecallQualityTest {
   record Query(String kind, String q, List<String> expect) {}
 
   record Score(double recall5, double mrr) {}
+
+  /** Asks one query in one mode; answers the ids (path#id) of the top 10 hits, best first. */
+  interface Ask {
+    List<String> ids(String query, String mode);
+  }
+
+  /** Through the server's gram_recall, as an agent asks. */
+  static Ask viaTool(GramTestServer s) {
+    return (q, mode) -> {
+      JsonObject a = s.call("gram_recall", new JsonObject().put("query", q).put("mode", mode).put("top_k", 10)).ok();
+      JsonArray hits = a.getJsonArray("hits");
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < hits.size(); i++) {
+        ids.add(hits.getJsonArray(i).getString(0));
+      }
+      return ids;
+    };
+  }
+
+  /** Straight to an index opened with other tuning than the server's. */
+  static Ask viaIndex(Recall index) {
+    return (q, mode) -> {
+      RecallRequest req = new RecallRequest(q, RecallRequest.Mode.ofWire(mode), RecallRequest.Filters.NONE, 10, 0);
+      List<String> ids = new ArrayList<>();
+      for (RecallResult.Hit h : Fixtures.await(index.recall(req)).hits()) {
+        ids.add(h.path() + "#" + h.entityId());
+      }
+      return ids;
+    };
+  }
 
   static List<Query> queries() {
     try {
@@ -82,17 +116,12 @@ class RecallQualityTest {
     }
   }
 
-  static Map<String, Score> evaluate(GramTestServer s, String mode, List<Query> queries, StringBuilder report) {
+  static Map<String, Score> evaluate(Ask ask, String mode, List<Query> queries, StringBuilder report) {
     Map<String, double[]> byKind = new LinkedHashMap<>();
     double r5 = 0;
     double mrr = 0;
     for (Query q : queries) {
-      JsonObject a = s.call("gram_recall", new JsonObject().put("query", q.q()).put("mode", mode).put("top_k", 10)).ok();
-      JsonArray hits = a.getJsonArray("hits");
-      List<String> ids = new ArrayList<>();
-      for (int i = 0; i < hits.size(); i++) {
-        ids.add(hits.getJsonArray(i).getString(0));
-      }
+      List<String> ids = ask.ids(q.q(), mode);
       int found = 0;
       for (String e : q.expect()) {
         int at = ids.indexOf(e);
@@ -140,63 +169,66 @@ class RecallQualityTest {
     Path vault = dir.resolve("vault");
     copyVault(vault);
     List<Query> queries = queries();
+    StringBuilder misses = new StringBuilder();
+    StringBuilder table = new StringBuilder("recall@5/MRR per mode and query kind (" + queries.size() + " queries)\n");
+    Map<String, Map<String, Score>> results = new LinkedHashMap<>();
     try (GramTestServer s = GramTestServer.start(vault, "--semantic")) {
       Fixtures.awaitEmbedded(s);
       assertThat(s.services().context().index().stats().failedFiles()).isZero();
-      StringBuilder misses = new StringBuilder();
-      StringBuilder table = new StringBuilder("recall@5/MRR per mode and query kind (" + queries.size() + " queries)\n");
-      Map<String, Map<String, Score>> results = new LinkedHashMap<>();
       for (String mode : List.of("exact", "keyword", "semantic", "hybrid", "auto")) {
-        Map<String, Score> m = evaluate(s, mode, queries, misses);
+        Map<String, Score> m = evaluate(viaTool(s), mode, queries, misses);
         results.put(mode, m);
         table.append(line(mode, m)).append('\n');
       }
-      // The measurements behind the fusion choice and auto's policy (docs/recall.md); slow, so
-      // only on demand: mvn -B -o test -Dtest=RecallQualityTest -Dgram.recall.measure=true
-      if (Boolean.getBoolean("gram.recall.measure")) {
-        measureAlternatives(s, queries, table);
+    }
+    // The measurements behind the fusion choice and auto's policy (docs/recall.md); slow, so
+    // only on demand: mvn -B -o test -Dtest=RecallQualityTest -Dgram.recall.measure=true
+    if (Boolean.getBoolean("gram.recall.measure")) {
+      measureAlternatives(vault, queries, table);
+    }
+    System.err.println(table);
+    System.err.println("misses:\n" + misses);
+    Files.createDirectories(Path.of("target"));
+    Files.writeString(Path.of("target", "recall-quality.txt"), table + "\nmisses:\n" + misses);
+    for (Map.Entry<String, double[]> f : FLOORS.entrySet()) {
+      Score sc = results.get(f.getKey()).get("all");
+      assertThat(sc.recall5()).as("recall@5 of " + f.getKey()).isGreaterThanOrEqualTo(f.getValue()[0]);
+      assertThat(sc.mrr()).as("MRR of " + f.getKey()).isGreaterThanOrEqualTo(f.getValue()[1]);
+    }
+  }
+
+  /**
+   * Each alternative opens the vault and its index with that tuning, after the server closed: the
+   * index on disk then holds every vector, so no alternative embeds anything again.
+   */
+  private static void measureAlternatives(Path vault, List<Query> queries, StringBuilder table) throws Exception {
+    for (HybridFusion.Method f : HybridFusion.Method.values()) {
+      for (double w : new double[] {0.3, 0.5, 0.6, 0.7, 0.8}) {
+        IndexTuning t = IndexTuning.DEFAULTS.withFusion(f, w);
+        table.append(line("hybrid/" + f + "/w=" + w, evaluateWith(vault, t, "hybrid", queries))).append('\n');
       }
-      System.err.println(table);
-      System.err.println("misses:\n" + misses);
-      Files.createDirectories(Path.of("target"));
-      Files.writeString(Path.of("target", "recall-quality.txt"), table + "\nmisses:\n" + misses);
-      for (Map.Entry<String, double[]> f : FLOORS.entrySet()) {
-        Score sc = results.get(f.getKey()).get("all");
-        assertThat(sc.recall5()).as("recall@5 of " + f.getKey()).isGreaterThanOrEqualTo(f.getValue()[0]);
-        assertThat(sc.mrr()).as("MRR of " + f.getKey()).isGreaterThanOrEqualTo(f.getValue()[1]);
+    }
+    for (boolean questions : new boolean[] {false, true}) {
+      for (int w = 1; w <= 5; w++) {
+        IndexTuning t = IndexTuning.DEFAULTS.withAuto(w, questions);
+        table.append(line("auto/hybrid>=" + w + (questions ? "/q-sem" : ""), evaluateWith(vault, t, "auto", queries)))
+            .append('\n');
       }
     }
   }
 
-  private static void measureAlternatives(GramTestServer s, List<Query> queries, StringBuilder table) {
-    RecallIndex.Fusion chosen = RecallIndex.fusion;
-    double chosenWeight = RecallIndex.semanticWeight;
+  private static Map<String, Score> evaluateWith(Path vault, IndexTuning tuning, String mode, List<Query> queries)
+      throws Exception {
+    Vault v = new Vault(new PathResolver(vault, List.of()), new PatchOps(), Clock.systemUTC(), 2);
+    RecallIndex index =
+        RecallIndex.open(v, vault.resolveSibling(vault.getFileName() + "-index"), EmbeddingModel::shared, tuning);
     try {
-      for (RecallIndex.Fusion f : RecallIndex.Fusion.values()) {
-        for (double w : new double[] {0.3, 0.5, 0.6, 0.7, 0.8}) {
-          RecallIndex.fusion = f;
-          RecallIndex.semanticWeight = w;
-          table.append(line("hybrid/" + f + "/w=" + w, evaluate(s, "hybrid", queries, null))).append('\n');
-        }
-      }
+      Fixtures.await(v.start());
+      assertThat(index.awaitIdle(120_000, true)).as("index idle with every vector").isTrue();
+      return evaluate(viaIndex(index), mode, queries, null);
     } finally {
-      RecallIndex.fusion = chosen;
-      RecallIndex.semanticWeight = chosenWeight;
-    }
-    int chosenWords = RecallIndex.autoHybridWords;
-    boolean chosenQuestions = RecallIndex.autoSemanticForQuestions;
-    try {
-      for (boolean questions : new boolean[] {false, true}) {
-        for (int w = 1; w <= 5; w++) {
-          RecallIndex.autoHybridWords = w;
-          RecallIndex.autoSemanticForQuestions = questions;
-          table.append(line("auto/hybrid>=" + w + (questions ? "/q-sem" : ""), evaluate(s, "auto", queries, null)))
-              .append('\n');
-        }
-      }
-    } finally {
-      RecallIndex.autoHybridWords = chosenWords;
-      RecallIndex.autoSemanticForQuestions = chosenQuestions;
+      index.close();
+      Fixtures.await(v.close());
     }
   }
 }

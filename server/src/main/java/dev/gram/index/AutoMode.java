@@ -1,0 +1,60 @@
+package dev.gram.index;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The mode {@code auto} picks for a query: {@code exact} for a quoted query; {@code keyword} for
+ * an id, a date with at most two other words, short queries, or whenever semantic search is not
+ * available; {@code semantic} for a question asked as a sentence; {@code hybrid} for anything
+ * longer, which reads as a description of what is wanted. The thresholds were measured ({@code
+ * docs/recall.md}).
+ */
+final class AutoMode {
+  private static final Set<String> QUESTION_WORDS =
+      Set.of("who", "whom", "whose", "what", "which", "when", "where", "why", "how",
+          "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "must");
+
+  private final int hybridWords;
+  private final boolean semanticForQuestions;
+
+  /**
+   * @param hybridWords content words from which auto uses hybrid rather than keyword
+   * @param semanticForQuestions whether a question asked as a sentence is answered in semantic mode
+   */
+  AutoMode(int hybridWords, boolean semanticForQuestions) {
+    this.hybridWords = hybridWords;
+    this.semanticForQuestions = semanticForQuestions;
+  }
+
+  RecallRequest.Mode choose(String query, SemanticState semantic) {
+    String q = query.strip();
+    if (q.length() >= 2 && q.startsWith("\"") && q.endsWith("\"")) {
+      return RecallRequest.Mode.EXACT;
+    }
+    Queries.Dates d = Queries.dates(q);
+    if (!d.spans().isEmpty() && Queries.words(d.rest()).size() <= 2) {
+      return RecallRequest.Mode.KEYWORD;
+    }
+    String[] raw = q.split("\\s+");
+    if (raw.length == 1 && q.matches(".*[\\d_:].*")) {
+      return RecallRequest.Mode.KEYWORD;
+    }
+    if (!semantic.ready()) {
+      return RecallRequest.Mode.KEYWORD;
+    }
+    if (semanticForQuestions && isQuestion(q)) {
+      return RecallRequest.Mode.SEMANTIC;
+    }
+    return Queries.words(q).size() >= hybridWords ? RecallRequest.Mode.HYBRID : RecallRequest.Mode.KEYWORD;
+  }
+
+  /** A query asked as a sentence: ends with a question mark or starts with a question word. */
+  static boolean isQuestion(String q) {
+    if (q.endsWith("?")) {
+      return true;
+    }
+    String first = q.split("\\s+")[0].toLowerCase(Locale.ROOT);
+    return QUESTION_WORDS.contains(first) && q.split("\\s+").length >= 3;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.gram.index;
+
+import dev.gram.store.DocSnapshot;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Commits waiting for the index's live thread: the newest state per document, and a count of
+ * every commit queued, which is the ticket a recall waits for.
+ *
+ * <p>This is why a recall waits twice. A commit's receipt is returned once its state is queued
+ * here, before Lucene has seen it: the receipt never waits for analysis, and many commits to one
+ * document meanwhile cost one indexing of its latest state. A commit still in this queue has no
+ * Lucene sequence number yet, so Lucene's own wait ({@code
+ * ControlledRealTimeReopenThread.waitForGeneration}, behind {@link LiveIndex#awaitVisible}) cannot
+ * cover it. A recall therefore takes a {@link #ticket} when it arrives, {@link #awaitApplied
+ * waits} until the live thread has handed every commit before it to Lucene, and only then waits
+ * for Lucene to make them searchable. Doing without this wait would mean writing to Lucene on the
+ * document's actor thread before the receipt, which is what this queue exists to avoid.
+ */
+final class CommitQueue {
+  /** Commits taken together, and the ticket the live thread has reached once they are applied. */
+  record Batch(Map<String, DocSnapshot> commits, long upTo) {}
+
+  private final Map<String, DocSnapshot> waiting = new LinkedHashMap<>();
+  private long queued;
+  private long applied;
+  private boolean closed;
+
+  /**
+   * Queues a document's new state ({@code null}: the document is gone), replacing one of the same
+   * document still waiting. Called on the document's actor thread: never blocks for long.
+   */
+  synchronized void put(String path, DocSnapshot snapshot) {
+    // Moved to the end: the document is indexed after those committed before its latest state.
+    waiting.remove(path);
+    waiting.put(path, snapshot);
+    queued++;
+    notifyAll();
+  }
+
+  /** The ticket of a recall arriving now: every commit whose receipt was returned is before it. */
+  synchronized long ticket() {
+    return queued;
+  }
+
+  /** Takes every waiting commit, blocking while there is none, until {@link #close}. */
+  synchronized Batch take() throws InterruptedException {
+    while (waiting.isEmpty() && !closed) {
+      wait(200);
+    }
+    Batch b = new Batch(new LinkedHashMap<>(waiting), queued);
+    waiting.clear();
+    return b;
+  }
+
+  /** The live thread has handed everything up to {@code upTo} to Lucene. */
+  synchronized void applied(long upTo) {
+    applied = Math.max(applied, upTo);
+    notifyAll();
+  }
+
+  /**
+   * Waits until every commit queued before {@code ticket} was taken is in the index, at most
+   * {@code maxMs}: past that (a stuck live thread) the recall answers with what is searchable.
+   */
+  synchronized void awaitApplied(long ticket, long maxMs) throws InterruptedException {
+    long deadline = System.nanoTime() + maxMs * 1_000_000L;
+    while (applied < ticket && !closed) {
+      long left = (deadline - System.nanoTime()) / 1_000_000L;
+      if (left <= 0) {
+        return;
+      }
+      wait(left);
+    }
+  }
+
+  /** Releases the live thread and every waiting recall. */
+  synchronized void close() {
+    closed = true;
+    notifyAll();
+  }
+}

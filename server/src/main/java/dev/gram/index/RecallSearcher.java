@@ -1,0 +1,247 @@
+package dev.gram.index;
+
+import dev.gram.async.Async;
+import dev.gram.store.DocSnapshot;
+import dev.gram.store.Vault;
+import io.vertx.core.Future;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+
+/**
+ * Runs recalls: waits until the writes a recall must see are searchable, resolves the mode, ranks
+ * the candidates (one per entity, filters inside the ranking so they never shorten a page) and
+ * turns one page of the ranking into hits. The searches run on the pool it is given.
+ */
+final class RecallSearcher implements Recall {
+  /** Depth of each ranking fused by a hybrid search (at least). */
+  static final int FUSE_DEPTH = 50;
+
+  /** Most candidates one search looks at while refilling a filtered or collapsed page. */
+  static final int MAX_FETCH = 20_000;
+
+  /** The longest a recall waits for a write to become searchable; past it, it answers with what is. */
+  static final int VISIBLE_WAIT_MS = 10_000;
+
+  private final Vault vault;
+  private final LiveIndex index;
+  private final IndexLedger ledger;
+  private final SemanticState semantic;
+  private final CommitQueue commits;
+  private final ExecutorService pool;
+  private final SearchActivity searches;
+  private final AutoMode auto;
+  private final HybridFusion fusion;
+
+  RecallSearcher(
+      Vault vault,
+      LiveIndex index,
+      IndexLedger ledger,
+      SemanticState semantic,
+      CommitQueue commits,
+      ExecutorService pool,
+      SearchActivity searches,
+      AutoMode auto,
+      HybridFusion fusion) {
+    this.vault = vault;
+    this.index = index;
+    this.ledger = ledger;
+    this.semantic = semantic;
+    this.commits = commits;
+    this.pool = pool;
+    this.searches = searches;
+    this.auto = auto;
+    this.fusion = fusion;
+  }
+
+  /**
+   * The ticket is taken now, on the caller's thread, so every write whose receipt was returned
+   * before this call is found; the waiting and searching happen on the pool.
+   */
+  @Override
+  public Future<RecallResult> recall(RecallRequest req) {
+    long ticket = commits.ticket();
+    return Async.run(pool, () -> {
+      searches.started();
+      try {
+        commits.awaitApplied(ticket, VISIBLE_WAIT_MS);
+        return search(req, index.liveGeneration());
+      } finally {
+        searches.ended();
+      }
+    });
+  }
+
+  /** Searches once generation {@code gen} is visible (or {@link #VISIBLE_WAIT_MS} passed). */
+  RecallResult search(RecallRequest req, long gen) throws IOException, InterruptedException {
+    index.awaitVisible(gen, VISIBLE_WAIT_MS);
+    long visible = index.searchingGeneration();
+    IndexSearcher s = index.acquire();
+    try {
+      RecallRequest.Mode asked = req.mode();
+      RecallRequest.Mode used = asked == RecallRequest.Mode.AUTO ? auto.choose(req.query(), semantic) : asked;
+      String fallback = null;
+      EmbeddingModel.Encoder enc = semantic.encoder();
+      boolean wantsVectors = used == RecallRequest.Mode.SEMANTIC || used == RecallRequest.Mode.HYBRID;
+      if (wantsVectors && (!semantic.ready() || enc == null)) {
+        fallback = semantic.status().reason() + "; answered in keyword mode";
+        used = RecallRequest.Mode.KEYWORD;
+        wantsVectors = false;
+      }
+      Query filter = Queries.filter(req.filters());
+      int need = req.offset() + req.topK() + 1;
+      float[] qv = wantsVectors ? enc.embed(req.query()) : null;
+      List<Candidate> ranked;
+      switch (used) {
+        case EXACT:
+          ranked = lexical(s, Queries.exact(req.query()), filter, need);
+          break;
+        case SEMANTIC:
+          ranked = vector(s, qv, filter, need);
+          break;
+        case HYBRID:
+          {
+            int depth = Math.max(need, FUSE_DEPTH);
+            ranked = fusion.fuse(keywordHits(s, req.query(), filter, depth), vector(s, qv, filter, depth));
+            break;
+          }
+        case KEYWORD:
+        default:
+          ranked = keywordHits(s, req.query(), filter, need);
+          used = RecallRequest.Mode.KEYWORD;
+          break;
+      }
+      int from = Math.min(req.offset(), ranked.size());
+      int to = Math.min(req.offset() + req.topK(), ranked.size());
+      List<RecallResult.Hit> hits = new ArrayList<>(to - from);
+      for (Candidate c : ranked.subList(from, to)) {
+        hits.add(hit(s, c, qv));
+      }
+      int pending = ledger.pendingFiles();
+      boolean partial = pending > 0 || !vault.scanComplete() || visible < index.backgroundGeneration();
+      return new RecallResult(
+          hits,
+          ranked.size() > to,
+          used,
+          qv != null,
+          fallback,
+          pending,
+          partial,
+          qv != null ? ledger.unembedded() : 0);
+    } finally {
+      index.release(s);
+    }
+  }
+
+  /**
+   * Keyword hits: the units that match every word of the query; when none does, the units that
+   * match some of them, best first. A search for "lunar migration evidence" should not answer
+   * with the migration decision that never mentions evidence, but a query with one stray word
+   * should still find something.
+   */
+  private List<Candidate> keywordHits(IndexSearcher s, String query, Query filter, int need) throws IOException {
+    List<Candidate> all = lexical(s, Queries.keyword(query, s.getIndexReader(), true), filter, need);
+    return all.isEmpty() ? lexical(s, Queries.keyword(query, s.getIndexReader(), false), filter, need) : all;
+  }
+
+  /** Ranked, collapsed lexical candidates, fetching deeper while collapsing leaves the page short. */
+  private List<Candidate> lexical(IndexSearcher s, Query q, Query filter, int need) throws IOException {
+    Query fq = Queries.filtered(q, filter);
+    int n = Math.max(need * 2, 20);
+    while (true) {
+      TopDocs td = s.search(fq, n);
+      List<Candidate> c = collapse(s, td.scoreDocs, need, false);
+      if (c.size() >= need || td.scoreDocs.length < n || n >= MAX_FETCH) {
+        return c;
+      }
+      n = Math.min(MAX_FETCH, n * 4);
+    }
+  }
+
+  /** Ranked, collapsed nearest units by cosine, within the filter. */
+  private List<Candidate> vector(IndexSearcher s, float[] qv, Query filter, int need) throws IOException {
+    int n = Math.max(need * 2, 20);
+    while (true) {
+      TopDocs td = s.search(new KnnFloatVectorQuery(Schema.VECTOR, qv, n, filter), n);
+      List<Candidate> c = collapse(s, td.scoreDocs, need, true);
+      if (c.size() >= need || td.scoreDocs.length < n || n >= MAX_FETCH) {
+        return c;
+      }
+      n = Math.min(MAX_FETCH, n * 4);
+    }
+  }
+
+  /** Keeps the best unit of each entity (a document's sections collapse into one hit). */
+  private static List<Candidate> collapse(IndexSearcher s, ScoreDoc[] docs, int need, boolean cosine)
+      throws IOException {
+    LinkedHashMap<String, Candidate> out = new LinkedHashMap<>();
+    StoredFields stored = s.storedFields();
+    Set<String> wanted = Set.of(Schema.PATH, Schema.EID);
+    for (ScoreDoc sd : docs) {
+      Document d = stored.document(sd.doc, wanted);
+      String key = d.get(Schema.PATH) + "#" + d.get(Schema.EID);
+      if (!out.containsKey(key)) {
+        // A DOT_PRODUCT score is (1 + cosine) / 2 for unit vectors.
+        out.put(key, new Candidate(sd.doc, sd.score, key, cosine ? 2 * sd.score - 1 : null));
+        if (out.size() >= need) {
+          break;
+        }
+      }
+    }
+    return new ArrayList<>(out.values());
+  }
+
+  private RecallResult.Hit hit(IndexSearcher s, Candidate c, float[] qv) throws IOException {
+    Document d = s.storedFields().document(c.doc());
+    Float cos = c.cosine();
+    if (cos == null && qv != null) {
+      float[] v = vectorOf(s, c.doc());
+      if (v != null) {
+        float dot = 0;
+        for (int i = 0; i < v.length; i++) {
+          dot += v[i] * qv[i];
+        }
+        cos = dot;
+      }
+    }
+    // Units keep no revision of their own (an unchanged unit is not rewritten by a commit): the
+    // document's identity is what the index holds for the whole document.
+    String path = d.get(Schema.PATH);
+    IndexLedger.Entry e = ledger.get(path);
+    DocSnapshot now = e == null ? vault.peek(path) : null;
+    return new RecallResult.Hit(
+        path,
+        d.get(Schema.EID),
+        d.get(Schema.TYPE),
+        d.get(Schema.STITLE),
+        d.get(Schema.STATUS),
+        d.get(Schema.CONTEXT),
+        cos,
+        e != null ? e.rev() : now == null ? 0 : now.rev(),
+        e != null ? e.hash() : now == null ? null : now.hash());
+  }
+
+  private static float[] vectorOf(IndexSearcher s, int doc) throws IOException {
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    FloatVectorValues values = leaf.reader().getFloatVectorValues(Schema.VECTOR);
+    if (values == null) {
+      return null;
+    }
+    int local = doc - leaf.docBase;
+    return values.advance(local) == local ? values.vectorValue().clone() : null;
+  }
+}
