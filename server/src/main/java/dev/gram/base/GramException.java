@@ -12,8 +12,12 @@ import io.vertx.core.json.JsonObject;
  * <p>Raising an error is each layer's business; shaping it for a client (a tool result with
  * {@code isError: true}) belongs to the tools and protocol layers. No stack trace is filled in:
  * these are answers, not bugs.
+ *
+ * <p>A layer may subclass it to hand the layer above typed facts instead of client JSON (the
+ * store's {@code StaleRevisionException} carries the document as it is now, and the tools turn
+ * it into the contract's details).
  */
-public final class GramException extends RuntimeException {
+public class GramException extends RuntimeException {
   private final ErrorCode code;
   private final JsonObject details;
 

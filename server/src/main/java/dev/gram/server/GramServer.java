@@ -1,5 +1,6 @@
 package dev.gram.server;
 
+import dev.gram.base.ResponseBudget;
 import dev.gram.protocol.McpDispatcher;
 import dev.gram.protocol.ServerInfo;
 import dev.gram.tools.spi.Tool;
@@ -175,7 +176,7 @@ public final class GramServer {
     return "gram-mcp is a memory of .gram documents shared by many agents. Call gram_profile "
         + "before your first write. Read a document before changing it and pass the base_revision "
         + "and expected_hash you read; a conflict answer says what moved. No answer is larger "
-        + "than 16384 bytes: follow cursors to page.";
+        + "than " + ResponseBudget.BYTES + " bytes: follow cursors to page.";
   }
 
   public ServerConfig config() {

@@ -1,5 +1,6 @@
 package dev.gram.server;
 
+import dev.gram.tools.support.ToolSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,8 +32,8 @@ public record ServerConfig(
     Duration readDeadline) {
 
   public static final int DEFAULT_PORT = 4726;
-  /** How long a reading tool may take before it answers {@code E_TIMEOUT}. */
-  public static final Duration DEFAULT_READ_DEADLINE = Duration.ofSeconds(15);
+  /** How long a reading tool may take before it answers {@code E_TIMEOUT}: the tools' default. */
+  public static final Duration DEFAULT_READ_DEADLINE = ToolSettings.DEFAULT_READ_DEADLINE;
   public static final String TOKEN_ENV = "GRAM_MCP_TOKEN";
 
   /** A folder mounted under {@code @mounts/<id>/}. */

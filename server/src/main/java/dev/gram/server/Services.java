@@ -6,6 +6,7 @@ import dev.gram.store.PathResolver;
 import dev.gram.store.Vault;
 import dev.gram.store.VaultPath;
 import dev.gram.tools.support.GramContext;
+import dev.gram.tools.support.ToolSettings;
 import dev.gram.tools.spi.ToolRegistry;
 import dev.gram.tools.Tools;
 import io.vertx.core.Future;
@@ -19,10 +20,14 @@ import java.util.List;
  * tools. Transports share one instance, which is why a write through one is visible through all.
  */
 public final class Services {
+  private final Vault vault;
+  private final RecallIndex index;
   private final GramContext context;
   private final ToolRegistry tools;
 
-  private Services(GramContext context, ToolRegistry tools) {
+  private Services(Vault vault, RecallIndex index, GramContext context, ToolRegistry tools) {
+    this.vault = vault;
+    this.index = index;
     this.context = context;
     this.tools = tools;
   }
@@ -44,8 +49,10 @@ public final class Services {
     if (newVault && config.welcome()) {
       vault.scanned().compose(v -> Welcome.write(vault));
     }
-    GramContext ctx = new GramContext(vertx, vault, index, config, clock);
-    return new Services(ctx, Tools.registry(ctx));
+    // The tools see the vault only through the store's interfaces, and only their own settings.
+    GramContext ctx =
+        new GramContext(vertx, vault, vault, index, index, new ToolSettings(config.readDeadline()), clock);
+    return new Services(vault, index, ctx, Tools.registry(ctx));
   }
 
   public GramContext context() {
@@ -57,13 +64,12 @@ public final class Services {
   }
 
   public Vault vault() {
-    return context.vault();
+    return vault;
   }
 
   /** Lets queued writes finish, then closes the search index, and releases files. */
   public Future<Void> close() {
-    return context
-        .vault()
+    return vault
         .close()
         .compose(
             v ->
@@ -71,9 +77,7 @@ public final class Services {
                     .vertx()
                     .executeBlocking(
                         () -> {
-                          if (context.index() instanceof RecallIndex ri) {
-                            ri.close();
-                          }
+                          index.close();
                           return null;
                         }));
   }

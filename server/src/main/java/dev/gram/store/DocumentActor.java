@@ -16,14 +16,11 @@ import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -155,7 +152,7 @@ final class DocumentActor {
     ensureLoaded();
     reloadIfChanged();
     if (snapshot != null) {
-      throw new GramException(ErrorCode.STALE_REVISION, CREATE_EXISTS, current(snapshot));
+      throw new StaleRevisionException(CREATE_EXISTS, snapshot, null);
     }
     vault.paths().checkLinks(location);
     GramDocument initial = c.initial();
@@ -200,7 +197,7 @@ final class DocumentActor {
       vault.durable().create(location.file(), bytes);
     } catch (FileAlreadyExistsException e) {
       reloadIfChanged();
-      throw new GramException(ErrorCode.STALE_REVISION, CREATE_EXISTS, current(snapshot));
+      throw new StaleRevisionException(CREATE_EXISTS, snapshot, null);
     } catch (DurableFiles.PublishedNotDurable e) {
       suspect = true;
       throw new GramException(ErrorCode.COMMIT_UNKNOWN, UNKNOWN + e.getMessage());
@@ -230,7 +227,7 @@ final class DocumentActor {
       throw reuse(used);
     }
     if (changedOutside) {
-      throw new GramException(ErrorCode.STALE_REVISION, STALE_EXTERNAL, current(s));
+      throw new StaleRevisionException(STALE_EXTERNAL, s, null);
     }
     if (!s.writable()) {
       throw new GramException(
@@ -246,7 +243,7 @@ final class DocumentActor {
         // Whether the file watcher or this write noticed first, an edit by another program since
         // the caller's base is reported as such.
         String message = editedOutsideSince(s, p.baseRevision()) ? STALE_EXTERNAL : STALE_BASE;
-        throw new GramException(ErrorCode.STALE_REVISION, message, whatChanged(s, p.baseRevision()));
+        throw new StaleRevisionException(message, s, p.baseRevision());
       }
       PatchEngine.Outcome outcome =
           vault.patchEngine().apply(s.requireState(), p.operations(), vault.patchContext());
@@ -358,14 +355,10 @@ final class DocumentActor {
   }
 
   private static GramException reuse(RequestIndex.Entry used) {
-    JsonObject details = new JsonObject();
-    if (used != null) {
-      details.put("path", used.path());
-      if (!used.inFlight()) {
-        details.put("revision", used.rev());
-      }
-    }
-    return new GramException(ErrorCode.E_REQUEST_REUSE, REUSE, details);
+    return new RequestReuseException(
+        REUSE,
+        used == null ? null : used.path(),
+        used == null || used.inFlight() ? null : used.rev());
   }
 
   private static GramException storageFailure(IOException e) {
@@ -395,60 +388,5 @@ final class DocumentActor {
     }
     String e = expected.trim().toLowerCase(java.util.Locale.ROOT);
     return e.length() >= 16 && fullHash.startsWith(e);
-  }
-
-  /** The current CAS pair, for errors that send the caller back to read. */
-  static JsonObject current(DocSnapshot s) {
-    JsonObject d = new JsonObject();
-    if (s != null) {
-      d.put("path", s.path()).put("rev", s.rev()).put("hash", s.shortHash());
-    }
-    return d;
-  }
-
-  /**
-   * The details of STALE_REVISION: the current rev and hash, and what changed since the caller's
-   * base — ids added, changed and removed, by whom, revision by revision.
-   */
-  static JsonObject whatChanged(DocSnapshot s, int base) {
-    JsonObject d = current(s).put("base_revision", base);
-    if (s.history() == null || base < 0 || base >= s.rev()) {
-      return d;
-    }
-    Set<String> added = new LinkedHashSet<>();
-    Set<String> changed = new LinkedHashSet<>();
-    Set<String> removed = new LinkedHashSet<>();
-    Set<String> by = new LinkedHashSet<>();
-    JsonArray revisions = new JsonArray();
-    List<Revision> revs = s.history().revisions();
-    for (int i = base + 1; i < revs.size(); i++) {
-      Revision r = revs.get(i);
-      by.add(r.by());
-      for (Revision.Change c : r.changes()) {
-        String id = c.id().equals(s.state() == null ? null : s.state().id()) ? "doc" : c.id();
-        switch (c.kind()) {
-          case ADD -> added.add(id);
-          case SET -> {
-            if (!added.contains(id)) {
-              changed.add(id);
-            }
-          }
-          case DEL -> {
-            if (!added.remove(id)) {
-              removed.add(id);
-            }
-            changed.remove(id);
-          }
-        }
-      }
-      if (revs.size() - i <= 20) {
-        revisions.add(new JsonArray().add(r.rev()).add(r.by()).add(Times.format(r.recordedAt())).add(r.countSummary()));
-      }
-    }
-    return d.put("added", new JsonArray(new ArrayList<>(added)))
-        .put("changed", new JsonArray(new ArrayList<>(changed)))
-        .put("removed", new JsonArray(new ArrayList<>(removed)))
-        .put("by", new JsonArray(new ArrayList<>(by)))
-        .put("revisions", revisions);
   }
 }

@@ -5,12 +5,7 @@ import dev.gram.base.GramException;
 import dev.gram.edit.PatchEngine;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,10 +26,14 @@ import org.slf4j.LoggerFactory;
  * the request ids of every write. All file I/O runs on the vault's I/O pool, never on an event
  * loop.
  *
- * <p>At start the vault scans its folders in the background; reads load a document on first use,
- * and writes wait for the scan because a request_id must be checked against every document.
+ * <p>At start the vault scans its folders in the background ({@link VaultScan}); reads load a
+ * document on first use, and writes wait for the scan because a request_id must be checked against
+ * every document.
+ *
+ * <p>Callers above the store see it as a {@link DocumentReader} and a {@link DocumentWriter}; the
+ * rest of this class (start, close, listeners, fault injection) is for the server that wires it.
  */
-public final class Vault implements DocumentWriter {
+public final class Vault implements DocumentReader, DocumentWriter {
   private static final Logger LOG = LoggerFactory.getLogger(Vault.class);
 
   private final PathResolver paths;
@@ -69,6 +68,7 @@ public final class Vault implements DocumentWriter {
 
   // ------------------------------------------------------------------ wiring
 
+  @Override
   public PathResolver paths() {
     return paths;
   }
@@ -97,7 +97,7 @@ public final class Vault implements DocumentWriter {
     return clock;
   }
 
-  /** The pool file work runs on; tools that read files may use it too. */
+  @Override
   public java.util.concurrent.Executor io() {
     return ioPool;
   }
@@ -118,138 +118,22 @@ public final class Vault implements DocumentWriter {
    * future completes when every document has been loaded once.
    */
   public Future<Void> start() {
-    ioPool.execute(this::scan);
+    ioPool.execute(() -> VaultScan.run(this, scanned));
     return scanned.future();
   }
 
+  /** Starts watching the folders the scan found for edits made by other programs. */
+  void watch(List<Path> dirs) {
+    watcher = VaultWatcher.start(this, dirs);
+  }
+
+  @Override
   public Future<Void> scanned() {
     return scanned.future();
   }
 
   public boolean scanComplete() {
     return scanned.future().isComplete();
-  }
-
-  private void scan() {
-    try {
-      Files.createDirectories(paths.vaultRoot());
-      List<Path> roots = new ArrayList<>();
-      List<VaultPath.MountPoint> owners = new ArrayList<>();
-      roots.add(paths.vaultRoot());
-      owners.add(null);
-      for (VaultPath.MountPoint m : paths.mounts()) {
-        roots.add(m.root());
-        owners.add(m);
-      }
-      List<Path> dirs = new ArrayList<>();
-      List<VaultPath> found = new ArrayList<>();
-      for (int i = 0; i < roots.size(); i++) {
-        VaultPath.MountPoint mount = owners.get(i);
-        Path root = roots.get(i);
-        if (!Files.isDirectory(root)) {
-          LOG.warn("mount {} has no folder {}", mount == null ? "vault" : mount.id(), root);
-          continue;
-        }
-        for (Path file : findDocuments(root, mount == null, dirs)) {
-          String path = paths.pathOf(mount, file);
-          VaultPath vp;
-          try {
-            vp = paths.document(path);
-          } catch (GramException e) {
-            continue;
-          }
-          found.add(vp);
-        }
-      }
-      watcher = VaultWatcher.start(this, dirs);
-      Promise<Void> loaded = Promise.promise();
-      AtomicInteger next = new AtomicInteger();
-      AtomicInteger lanesLeft = new AtomicInteger(SCAN_LANES);
-      for (int i = 0; i < SCAN_LANES; i++) {
-        loadLane(found, next, () -> {
-          if (lanesLeft.decrementAndGet() == 0) {
-            loaded.complete();
-          }
-        });
-      }
-      loaded.future()
-          .onComplete(
-              ar -> {
-                LOG.info("vault {}: {} documents", paths.vaultRoot(), documents().size());
-                scanned.tryComplete();
-              });
-    } catch (IOException | RuntimeException e) {
-      LOG.error("vault scan failed: {}", e.toString());
-      scanned.tryFail(e);
-    }
-  }
-
-  /**
-   * How many documents the start-up scan loads at once: one per core. Loading is CPU work
-   * (parse, verify the chain); handing ten thousand loads to the whole I/O pool at once made
-   * sixteen threads fight two cores, and the transports, which answer while the vault loads,
-   * waited their turn behind them.
-   */
-  private static final int SCAN_LANES = Math.max(1, Runtime.getRuntime().availableProcessors());
-
-  /** Loads the documents of {@code docs} from {@code next} on, one after another, then runs {@code done}. */
-  private void loadLane(List<VaultPath> docs, AtomicInteger next, Runnable done) {
-    while (true) {
-      int i = next.getAndIncrement();
-      if (i >= docs.size()) {
-        done.run();
-        return;
-      }
-      Future<DocSnapshot> load = actor(docs.get(i)).snapshot();
-      // A document a reader already loaded is complete at once: the loop goes on, no recursion.
-      if (!load.isComplete()) {
-        load.onComplete(ar -> loadLane(docs, next, done));
-        return;
-      }
-    }
-  }
-
-  /** The {@code .gram} files under a root; removes temporary files left by a crash. */
-  private static List<Path> findDocuments(Path root, boolean isVaultRoot, List<Path> dirs) throws IOException {
-    List<Path> found = new ArrayList<>();
-    Files.walkFileTree(
-        root,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-            String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-            if (!dir.equals(root)
-                && (name.startsWith(".") || (isVaultRoot && dir.getParent().equals(root) && name.startsWith("@")))) {
-              return FileVisitResult.SKIP_SUBTREE;
-            }
-            dirs.add(dir);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            if (DurableFiles.isTemporary(file)) {
-              try {
-                Files.deleteIfExists(file);
-                LOG.info("removed leftover temporary file {}", file);
-              } catch (IOException e) {
-                LOG.warn("could not remove {}: {}", file, e.getMessage());
-              }
-            } else if (attrs.isRegularFile()
-                && file.getFileName().toString().endsWith(".gram")
-                && !file.getFileName().toString().startsWith(".")) {
-              found.add(file);
-            }
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFileFailed(Path file, IOException exc) {
-            LOG.warn("cannot read {}: {}", file, exc.getMessage());
-            return FileVisitResult.CONTINUE;
-          }
-        });
-    return found;
   }
 
   /** Stops the watcher, lets every queued write finish, then stops the I/O pool. */
@@ -275,7 +159,7 @@ public final class Vault implements DocumentWriter {
     return actors.computeIfAbsent(p.path(), k -> new DocumentActor(this, p));
   }
 
-  /** The document's snapshot, loading it if needed; {@code E_ARGUMENT} when there is none. */
+  @Override
   public Future<DocSnapshot> read(VaultPath p) {
     DocumentActor a = actors.get(p.path());
     if (a != null && a.loaded()) {
@@ -287,7 +171,7 @@ public final class Vault implements DocumentWriter {
         .compose(s -> s == null ? Future.failedFuture(notFound(p)) : Future.succeededFuture(s));
   }
 
-  /** The snapshot if the document is loaded and present, else {@code null}; never waits. */
+  @Override
   public DocSnapshot peek(String path) {
     DocumentActor a = actors.get(path);
     return a == null ? null : a.current();
@@ -297,7 +181,7 @@ public final class Vault implements DocumentWriter {
     return new GramException(ErrorCode.E_ARGUMENT, "Document not found: " + p.path());
   }
 
-  /** Every loaded document, by path. */
+  @Override
   public List<DocSnapshot> documents() {
     List<DocSnapshot> out = new ArrayList<>();
     for (DocumentActor a : actors.values()) {
@@ -310,7 +194,7 @@ public final class Vault implements DocumentWriter {
     return out;
   }
 
-  /** Documents under a folder path ({@code ""} is the whole vault without mounts). */
+  @Override
   public List<DocSnapshot> documentsUnder(VaultPath folder) {
     String prefix = folder.path().isEmpty() ? "" : folder.path() + "/";
     List<DocSnapshot> out = new ArrayList<>();
@@ -323,7 +207,7 @@ public final class Vault implements DocumentWriter {
     return out;
   }
 
-  /** The path of the document whose owner has this id, or {@code null}. */
+  @Override
   public String pathOfDocumentId(String documentId) {
     return pathByDocumentId.get(documentId);
   }
@@ -364,6 +248,7 @@ public final class Vault implements DocumentWriter {
    * another document's later revision can become visible first; a "since" cursor handed out
    * beyond this time could skip the slower one.
    */
+  @Override
   public Instant visibleThrough() {
     Instant limit = dev.gram.format.Times.truncate(clock.instant()).minusMillis(1);
     for (Instant started : commitsInFlight.values()) {

@@ -1,6 +1,5 @@
 package dev.gram.tools;
 
-import dev.gram.async.Async;
 import dev.gram.format.Entity;
 import dev.gram.format.Revision;
 import dev.gram.format.Times;
@@ -71,7 +70,7 @@ public final class GramBrief extends ReadTool {
             scope ->
                 scope.single()
                     ? Future.succeededFuture(brief(scope, limit, deadline))
-                    : Async.run(ctx.vault().io(), () -> brief(scope, limit, deadline)));
+                    : offLoop(deadline, () -> brief(scope, limit, deadline)));
   }
 
   /** A document's row with what it sorts by. */
@@ -173,7 +172,7 @@ public final class GramBrief extends ReadTool {
     }
     // Never past what every reader can already see: a revision still being made durable
     // elsewhere would otherwise fall before the next visit's since.
-    Instant visible = ctx.vault().visibleThrough();
+    Instant visible = ctx.reader().visibleThrough();
     Instant nextTime = newest == null || newest.isAfter(visible) ? visible : newest;
     String next = Times.format(nextTime);
     JsonObject answer;

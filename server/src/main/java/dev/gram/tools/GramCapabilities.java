@@ -2,8 +2,7 @@ package dev.gram.tools;
 
 import dev.gram.base.ResponseBudget;
 import dev.gram.index.IndexStatus;
-import dev.gram.tools.spi.CallContext;
-import dev.gram.tools.spi.Tool;
+import dev.gram.tools.support.Deadline;
 import dev.gram.tools.support.GramContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -14,20 +13,14 @@ import java.util.List;
  * {@code gram_capabilities}: the tools, whether semantic search works at this moment (and why not),
  * and the index's state, read when the call arrives.
  */
-public final class GramCapabilities implements Tool {
-  private final GramContext ctx;
+public final class GramCapabilities extends ReadTool {
   private final List<String> toolNames;
 
   public GramCapabilities(GramContext ctx, List<String> toolNames) {
-    this.ctx = ctx;
+    super(ctx, "gram_capabilities");
     List<String> names = new java.util.ArrayList<>(toolNames);
     names.sort(java.util.Comparator.comparingInt(GramCapabilities::listed));
     this.toolNames = List.copyOf(names);
-  }
-
-  @Override
-  public String name() {
-    return "gram_capabilities";
   }
 
   @Override
@@ -35,16 +28,6 @@ public final class GramCapabilities implements Tool {
     return "What this server can do right now: its tools, whether semantic search works at this moment (status "
         + "available, or unavailable with the reason), the answer budget in bytes, and the search index's state "
         + "(indexed, pending and failed documents, embedded chunks).";
-  }
-
-  @Override
-  public JsonObject inputSchema() {
-    return ToolSchemas.load(name());
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
   }
 
   /**
@@ -63,7 +46,7 @@ public final class GramCapabilities implements Tool {
   }
 
   @Override
-  public Future<JsonObject> call(JsonObject args, CallContext call) {
+  Future<JsonObject> read(JsonObject args, Deadline deadline) {
     IndexStatus.Stats stats = ctx.index().stats();
     IndexStatus.Semantic semantic = ctx.index().semantic();
     JsonObject sem = new JsonObject();

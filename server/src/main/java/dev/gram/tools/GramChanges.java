@@ -1,6 +1,5 @@
 package dev.gram.tools;
 
-import dev.gram.async.Async;
 import dev.gram.base.DateSpan;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
@@ -120,7 +119,7 @@ public final class GramChanges extends ReadTool {
     }
     Instant after = since;
     return Scope.of(ctx, folder, path)
-        .compose(scope -> Async.run(ctx.vault().io(), () -> answer(scope, after, sinceText, sinceRevision, limit, request, cursor, deadline)));
+        .compose(scope -> offLoop(deadline, () -> answer(scope, after, sinceText, sinceRevision, limit, request, cursor, deadline)));
   }
 
   private JsonObject answer(
@@ -231,7 +230,7 @@ public final class GramChanges extends ReadTool {
     }
     if (next != null) {
       // Never past what every reader can already see (see Vault#visibleThrough).
-      Instant visible = ctx.vault().visibleThrough();
+      Instant visible = ctx.reader().visibleThrough();
       Instant n = Times.parseInstant(next);
       if (n != null && n.isAfter(visible) && (since == null || visible.isAfter(since))) {
         next = Times.format(visible);

@@ -101,7 +101,7 @@ public final class GramContextTool extends ReadTool {
       if (p == null || e == null) {
         throw Inputs.bad("ids[" + i + "] needs path and entity");
       }
-      VaultPath vp = ctx.vault().paths().document(p);
+      VaultPath vp = ctx.reader().paths().document(p);
       JsonObject selector = new JsonObject();
       for (String k : List.of("revision", "recorded_at", "effective_at")) {
         if (o.getValue(k) != null) {
@@ -172,7 +172,7 @@ public final class GramContextTool extends ReadTool {
     if (!e.links().isEmpty()) {
       item.put("links", EntityJson.links(e));
     }
-    BodyRefs refs = BodyRefs.in(v.state(), ctx.vault());
+    BodyRefs refs = BodyRefs.in(v.state(), ctx.reader());
     String text = PlainText.of(e, v.state(), refs, Limits.CONTEXT_TEXT_CHARS);
     if (!text.isEmpty()) {
       item.put("text", text);

@@ -8,6 +8,7 @@ import dev.gram.store.WriteCommand;
 import dev.gram.tools.spi.CallContext;
 import dev.gram.tools.spi.Tool;
 import dev.gram.tools.support.GramContext;
+import dev.gram.tools.support.WriteErrors;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -63,16 +64,17 @@ public final class GramCreate implements Tool {
 
   @Override
   public Future<JsonObject> call(JsonObject args, CallContext call) {
-    VaultPath path = ctx.vault().paths().writableDocument(args.getString("path"));
+    VaultPath path = ctx.reader().paths().writableDocument(args.getString("path"));
     String eff = WriteAnswers.effectiveAt(args);
     Creation.Result built =
         Creation.build(
             Creation.newDocumentId(),
             args.getString("title"),
             args.getValue("content"),
-            id -> ctx.vault().pathOfDocumentId(id) != null);
-    return ctx.vault()
+            id -> ctx.reader().pathOfDocumentId(id) != null);
+    return ctx.writer()
         .submit(new WriteCommand.Create(path, built.state(), call.agent(), eff, built.created(), built.diagnostics()))
-        .map(WriteAnswers::of);
+        .map(WriteAnswers::of)
+        .recover(e -> Future.failedFuture(WriteErrors.forClient(e)));
   }
 }

@@ -115,7 +115,7 @@ public final class GramGet extends ReadTool {
     if (!e.isOwner()) {
       throw Inputs.bad("outline lists the document body: ask it of entity doc");
     }
-    BodyRefs refs = BodyRefs.in(v.state(), ctx.vault());
+    BodyRefs refs = BodyRefs.in(v.state(), ctx.reader());
     List<BodyNode> nodes = Body.parse(v.state().body()).nodes();
     JsonObject a = null;
     int shown = 0;

@@ -1,6 +1,5 @@
 package dev.gram.tools;
 
-import dev.gram.async.Async;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.Entity;
@@ -83,7 +82,7 @@ public final class GramList extends ReadTool {
     int limit = orDefault(Inputs.integer(args, "limit", 1, Limits.LIST_MAX), Limits.LIST_DEFAULT);
     String cursorText = Inputs.string(args, "cursor");
     JsonObject cursor = cursorText == null ? null : Cursors.decode(name(), cursorText, INVALID_CURSOR);
-    VaultPath target = ctx.vault().paths().resolve(path == null ? "" : path);
+    VaultPath target = ctx.reader().paths().resolve(path == null ? "" : path);
     if (!target.document() && Selectors.present(args)) {
       throw Inputs.bad("revision, recorded_at and effective_at read one document: give the path of a .gram");
     }
@@ -303,8 +302,8 @@ public final class GramList extends ReadTool {
         throw new GramException(ErrorCode.STALE_CURSOR, STALE_CURSOR);
       }
     }
-    return Async.run(
-        ctx.vault().io(),
+    return offLoop(
+        deadline,
         () -> {
           List<Match> matches = new ArrayList<>();
           for (DocSnapshot s : scope.docs()) {

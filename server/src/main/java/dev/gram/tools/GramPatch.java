@@ -8,6 +8,7 @@ import dev.gram.store.WriteCommand;
 import dev.gram.tools.spi.CallContext;
 import dev.gram.tools.spi.Tool;
 import dev.gram.tools.support.GramContext;
+import dev.gram.tools.support.WriteErrors;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -18,8 +19,15 @@ import io.vertx.core.json.JsonObject;
  * idempotent by request_id.
  */
 public final class GramPatch implements Tool {
+  static final String NAME = "gram_patch";
   static final String BASE_REQUIRED = "base_revision required";
   static final String REQUEST_ID_REQUIRED = "Nonempty request_id required";
+
+  private static final JsonObject SCHEMA = ToolSchemas.load(NAME);
+
+  /** The longest request_id: the published schema's {@code maxLength}, the one place it is set. */
+  static final int MAX_REQUEST_ID =
+      SCHEMA.getJsonObject("properties").getJsonObject("request_id").getInteger("maxLength");
 
   private final GramContext ctx;
 
@@ -29,7 +37,7 @@ public final class GramPatch implements Tool {
 
   @Override
   public String name() {
-    return "gram_patch";
+    return NAME;
   }
 
   @Override
@@ -44,7 +52,7 @@ public final class GramPatch implements Tool {
 
   @Override
   public JsonObject inputSchema() {
-    return ToolSchemas.load(name());
+    return SCHEMA.copy();
   }
 
   @Override
@@ -57,6 +65,11 @@ public final class GramPatch implements Tool {
     return true;
   }
 
+  /**
+   * The request_id rules, checked here and nowhere else (the schema states the same bounds for
+   * clients, but its {@code E_ARGUMENT} must not win over {@code E_REQUEST_ID}). The protocol
+   * layer runs this before validating the arguments and before {@link #call}.
+   */
   @Override
   public void precheck(JsonObject args) {
     if (args.getValue("base_revision") == null) {
@@ -66,15 +79,15 @@ public final class GramPatch implements Tool {
     if (!(id instanceof String s) || s.isEmpty()) {
       throw new GramException(ErrorCode.E_REQUEST_ID, REQUEST_ID_REQUIRED);
     }
-    if (s.length() > 128) {
-      throw new GramException(ErrorCode.E_REQUEST_ID, "request_id is longer than 128 characters");
+    if (s.length() > MAX_REQUEST_ID) {
+      throw new GramException(
+          ErrorCode.E_REQUEST_ID, "request_id is longer than " + MAX_REQUEST_ID + " characters");
     }
   }
 
   @Override
   public Future<JsonObject> call(JsonObject args, CallContext call) {
-    precheck(args);
-    VaultPath path = ctx.vault().paths().writableDocument(args.getString("path"));
+    VaultPath path = ctx.reader().paths().writableDocument(args.getString("path"));
     int base = args.getInteger("base_revision");
     String hash = args.getString("expected_hash");
     String requestId = args.getString("request_id");
@@ -84,8 +97,9 @@ public final class GramPatch implements Tool {
     }
     String eff = WriteAnswers.effectiveAt(args);
     String digest = RequestDigest.of(path.path(), base, hash, operations, eff);
-    return ctx.vault()
+    return ctx.writer()
         .submit(new WriteCommand.Patch(path, base, hash, requestId, digest, operations, call.agent(), eff))
-        .map(WriteAnswers::of);
+        .map(WriteAnswers::of)
+        .recover(e -> Future.failedFuture(WriteErrors.forClient(e)));
   }
 }

@@ -3,8 +3,8 @@ package dev.gram.tools;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.base.ResponseBudget;
-import dev.gram.tools.spi.CallContext;
-import dev.gram.tools.spi.Tool;
+import dev.gram.tools.support.Deadline;
+import dev.gram.tools.support.GramContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -17,12 +17,11 @@ import java.nio.charset.StandardCharsets;
  * reads back. The text lives in {@code profile.json} beside this class so that it can be read and
  * reviewed as a whole; every statement in it is about what this server does.
  */
-public final class GramProfile implements Tool {
+public final class GramProfile extends ReadTool {
   private static final JsonObject PROFILE = load();
 
-  @Override
-  public String name() {
-    return "gram_profile";
+  public GramProfile(GramContext ctx) {
+    super(ctx, "gram_profile");
   }
 
   @Override
@@ -33,17 +32,7 @@ public final class GramProfile implements Tool {
   }
 
   @Override
-  public JsonObject inputSchema() {
-    return ToolSchemas.load(name());
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
-  public Future<JsonObject> call(JsonObject args, CallContext call) {
+  Future<JsonObject> read(JsonObject args, Deadline deadline) {
     String task = args.getString("task", "read");
     JsonObject answer =
         new JsonObject()

@@ -1,13 +1,11 @@
 package dev.gram.tools;
 
-import dev.gram.async.Async;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.PathResolver;
 import dev.gram.store.VaultPath;
-import dev.gram.tools.spi.CallContext;
-import dev.gram.tools.spi.Tool;
+import dev.gram.tools.support.Deadline;
 import dev.gram.tools.support.GramContext;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -24,16 +22,9 @@ import java.util.TreeMap;
  * documents each holds, empty ones included) and its mounts, each with the exact key agents use
  * as a path prefix.
  */
-public final class GramProjects implements Tool {
-  private final GramContext ctx;
-
+public final class GramProjects extends ReadTool {
   public GramProjects(GramContext ctx) {
-    this.ctx = ctx;
-  }
-
-  @Override
-  public String name() {
-    return "gram_projects";
+    super(ctx, "gram_projects");
   }
 
   @Override
@@ -44,23 +35,22 @@ public final class GramProjects implements Tool {
   }
 
   @Override
-  public JsonObject inputSchema() {
-    return ToolSchemas.load(name());
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
-  public Future<JsonObject> call(JsonObject args, CallContext call) {
+  Future<JsonObject> read(JsonObject args, Deadline deadline) {
     // Empty project folders exist only on disk: listing them is file I/O, done off the event loop.
-    return Async.run(ctx.vault().io(), this::answer);
+    return offLoop(deadline, this::answer);
+  }
+
+  /**
+   * Every project and mount is listed, with nothing to page: an answer over the budget is left to
+   * the protocol layer's check, which reports its size.
+   */
+  @Override
+  Future<JsonObject> withinBudget(JsonObject answer) {
+    return Future.succeededFuture(answer);
   }
 
   private JsonObject answer() {
-    PathResolver paths = ctx.vault().paths();
+    PathResolver paths = ctx.reader().paths();
     Map<String, Integer> projects = new TreeMap<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(paths.vaultRoot())) {
       for (Path p : ds) {
@@ -73,7 +63,7 @@ public final class GramProjects implements Tool {
       throw new GramException(ErrorCode.E_STORAGE, "Cannot list the vault: " + e.getMessage());
     }
     Map<String, Integer> mountCounts = new TreeMap<>();
-    for (DocSnapshot s : ctx.vault().documents()) {
+    for (DocSnapshot s : ctx.reader().documents()) {
       String path = s.path();
       if (path.startsWith(PathResolver.MOUNTS + "/")) {
         String id = path.split("/")[1];

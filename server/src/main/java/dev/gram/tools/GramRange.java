@@ -1,6 +1,5 @@
 package dev.gram.tools;
 
-import dev.gram.async.Async;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.Block;
@@ -88,7 +87,7 @@ public final class GramRange extends ReadTool {
               if (query == null || query.isBlank()) {
                 return Future.succeededFuture(page(s, revs, start, limit));
               }
-              return Async.run(ctx.vault().io(), () -> search(s, revs, start, query, topK, deadline));
+              return offLoop(deadline, () -> search(s, revs, start, query, topK, deadline));
             });
   }
 

@@ -85,7 +85,7 @@ public final class GramRead extends ReadTool {
         .map(
             v -> {
               Body body = Body.parse(v.state().body());
-              BodyRefs refs = BodyRefs.in(v.state(), ctx.vault());
+              BodyRefs refs = BodyRefs.in(v.state(), ctx.reader());
               if (section == null && cursor == null) {
                 return outline(v, body, refs, 0);
               }

@@ -4,14 +4,12 @@ import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.EntityType;
 import dev.gram.format.Hashes;
-import dev.gram.index.RecallIndex;
 import dev.gram.index.RecallRequest;
 import dev.gram.index.RecallResult;
-import dev.gram.tools.spi.CallContext;
-import dev.gram.tools.spi.Tool;
 import dev.gram.tools.support.Budget;
 import dev.gram.tools.support.Cursors;
 import dev.gram.base.DateSpan;
+import dev.gram.tools.support.Deadline;
 import dev.gram.tools.support.Docs;
 import dev.gram.tools.support.GramContext;
 import io.vertx.core.Future;
@@ -25,9 +23,10 @@ import java.util.Map;
 /**
  * {@code gram_recall}: search by relevance over every record and body section of the vault and
  * its mounts. The search runs on the index's worker pool; this class reads the arguments and
- * shapes the answer.
+ * shapes the answer. Like every reading tool it answers {@code E_TIMEOUT} once the server's read
+ * deadline has passed, for instance while the index catches up with a burst of writes.
  */
-public final class GramRecall implements Tool {
+public final class GramRecall extends ReadTool {
   static final String NAME = "gram_recall";
   static final String INVALID_CURSOR = "Invalid recall cursor";
   static final String STALE_CURSOR = "The cursor belongs to another query; ask again without cursor";
@@ -35,16 +34,8 @@ public final class GramRecall implements Tool {
   static final int DEFAULT_TOP_K = 10;
   static final int MAX_TOP_K = 100;
 
-  private final GramContext ctx;
-  private final JsonObject schema = ToolSchemas.load(NAME);
-
   public GramRecall(GramContext ctx) {
-    this.ctx = ctx;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
+    super(ctx, NAME);
   }
 
   @Override
@@ -68,21 +59,11 @@ public final class GramRecall implements Tool {
   }
 
   @Override
-  public JsonObject inputSchema() {
-    return schema.copy();
-  }
-
-  @Override
-  public boolean readOnly() {
-    return true;
-  }
-
-  @Override
-  public Future<JsonObject> call(JsonObject args, CallContext context) {
+  Future<JsonObject> read(JsonObject args, Deadline deadline) {
     RecallRequest req;
     String digest;
     try {
-      if (!(ctx.index() instanceof RecallIndex)) {
+      if (ctx.recall() == null) {
         throw new GramException(ErrorCode.E_INTERNAL, "the search index is not open");
       }
       String query = args.getString("query");
@@ -110,8 +91,7 @@ public final class GramRecall implements Tool {
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
-    RecallIndex index = (RecallIndex) ctx.index();
-    return index.recall(req).map(r -> answer(req, digest, r));
+    return ctx.recall().recall(req).map(r -> answer(req, digest, r));
   }
 
   private RecallRequest.Filters filters(JsonObject args) {
@@ -120,12 +100,12 @@ public final class GramRecall implements Tool {
     if (docs != null) {
       documents = new ArrayList<>();
       for (int i = 0; i < docs.size(); i++) {
-        documents.add(ctx.vault().paths().document(docs.getString(i)).path());
+        documents.add(ctx.reader().paths().document(docs.getString(i)).path());
       }
     }
     String folder = null;
     if (args.containsKey("folder") && args.getValue("folder") != null) {
-      folder = ctx.vault().paths().folder(args.getString("folder")).path();
+      folder = ctx.reader().paths().folder(args.getString("folder")).path();
     }
     String type = null;
     String t = args.getString("type");

@@ -1,6 +1,5 @@
 package dev.gram.tools;
 
-import dev.gram.async.Async;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.Entity;
@@ -78,7 +77,7 @@ public final class GramRelations extends ReadTool {
     if (from == null || Inputs.string(from, "path") == null || Inputs.string(from, "entity") == null) {
       throw Inputs.bad("from must be {path, entity}");
     }
-    VaultPath start = ctx.vault().paths().document(Inputs.string(from, "path"));
+    VaultPath start = ctx.reader().paths().document(Inputs.string(from, "path"));
     String entity = Inputs.string(from, "entity");
     String direction = args.getValue("direction") == null ? "out" : Inputs.string(args, "direction");
     if (!List.of("out", "in", "both").contains(direction)) {
@@ -121,8 +120,8 @@ public final class GramRelations extends ReadTool {
               return scope(s, paths)
                   .compose(
                       docs ->
-                          Async.run(
-                              ctx.vault().io(),
+                          offLoop(
+                              deadline,
                               () -> answer(s, e, docs, direction, depth, predicates, limit, request, cursor, deadline)));
             });
   }
@@ -139,13 +138,13 @@ public final class GramRelations extends ReadTool {
       } else {
         folder = loc.mount() == null ? project : loc.mount().key() + "/" + project;
       }
-      parts.add(Scope.folder(ctx, ctx.vault().paths().folder(folder)).map(Scope::docs));
+      parts.add(Scope.folder(ctx, ctx.reader().paths().folder(folder)).map(Scope::docs));
     } else {
       // Count what the request names before reading any of it.
       Set<String> named = new HashSet<>();
       named.add(start.path());
       for (String p : paths) {
-        VaultPath vp = ctx.vault().paths().resolve(p);
+        VaultPath vp = ctx.reader().paths().resolve(p);
         if (vp.document()) {
           named.add(vp.path());
         }
@@ -154,7 +153,7 @@ public final class GramRelations extends ReadTool {
         throw Limits.tooManyDocuments(name(), Limits.RELATIONS_MAX_DOCUMENTS, named.size(), "name fewer in paths");
       }
       for (String p : paths) {
-        VaultPath vp = ctx.vault().paths().resolve(p);
+        VaultPath vp = ctx.reader().paths().resolve(p);
         if (vp.document()) {
           parts.add(Snapshots.read(ctx, vp).map(List::of));
         } else {

@@ -12,7 +12,7 @@ public final class Tools {
 
   public static ToolRegistry registry(GramContext ctx) {
     List<Tool> tools = new ArrayList<>();
-    tools.add(new GramProfile());
+    tools.add(new GramProfile(ctx));
     tools.add(new GramProjects(ctx));
     tools.add(new GramCreate(ctx));
     tools.add(new GramPatch(ctx));

@@ -53,7 +53,7 @@ class ConcurrentWritersTest {
           } catch (ExecutionException e) {
             GramException te = (GramException) e.getCause();
             assertThat(te.code()).isEqualTo(ErrorCode.STALE_REVISION);
-            assertThat(te.details().getInteger("rev")).isEqualTo(base.rev() + 1);
+            assertThat(((StaleRevisionException) te).current().rev()).isEqualTo(base.rev() + 1);
           }
         }
         assertThat(committed).as("commits in round %d", rounds).isEqualTo(1);

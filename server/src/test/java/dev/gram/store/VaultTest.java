@@ -53,10 +53,13 @@ class VaultTest {
       t.create("p/a.gram", "A", "body");
       byte[] before = Files.readAllBytes(dir.resolve("p/a.gram"));
       assertThatThrownBy(() -> t.create("p/a.gram", "A", "body"))
-          .isInstanceOfSatisfying(GramException.class, e -> {
+          .isInstanceOfSatisfying(StaleRevisionException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.STALE_REVISION);
             assertThat(e.getMessage()).isEqualTo("Create target already exists");
-            assertThat(e.details().getInteger("rev")).isZero();
+            // The store says what it found; the tools shape it for the client.
+            assertThat(e.current().rev()).isZero();
+            assertThat(e.baseRevision()).isNull();
+            assertThat(e.details()).isNull();
           });
       assertThat(Files.readAllBytes(dir.resolve("p/a.gram"))).isEqualTo(before);
     }
@@ -73,11 +76,12 @@ class VaultTest {
       GramException stale = t.patchFails("p/a.gram", 0, c.hash(), "r2", ops(add("task", "t2", "Second")));
       assertThat(stale.code()).isEqualTo(ErrorCode.STALE_REVISION);
       assertThat(stale.getMessage()).isEqualTo("Accepted revision or hash changed");
-      JsonObject d = stale.details();
-      assertThat(d.getInteger("rev")).isEqualTo(1);
-      assertThat(d.getString("hash")).isEqualTo(p1.hash());
-      assertThat(d.getJsonArray("added").getList()).containsExactly("t1");
-      assertThat(d.getJsonArray("by").getList()).containsExactly("test-agent");
+      assertThat(stale).isInstanceOfSatisfying(StaleRevisionException.class, e -> {
+        assertThat(e.current().rev()).isEqualTo(1);
+        assertThat(e.current().shortHash()).isEqualTo(p1.hash());
+        assertThat(e.current().revisions().get(1).by()).isEqualTo("test-agent");
+        assertThat(e.baseRevision()).isZero();
+      });
 
       GramException wrongHash = t.patchFails("p/a.gram", 1, "0000000000000000", "r3", ops(add("task", "t3", "Third")));
       assertThat(wrongHash.code()).isEqualTo(ErrorCode.STALE_REVISION);
@@ -119,6 +123,10 @@ class VaultTest {
       GramException changed = t.patchFails("p/a.gram", 0, a.hash(), "id-1", ops(set("doc", "d", "B")));
       assertThat(changed.code()).isEqualTo(ErrorCode.E_REQUEST_REUSE);
       assertThat(changed.getMessage()).isEqualTo("request_id belongs to another intent");
+      assertThat(changed).isInstanceOfSatisfying(RequestReuseException.class, e -> {
+        assertThat(e.usedPath()).isEqualTo("p/a.gram");
+        assertThat(e.usedRevision()).isEqualTo(1);
+      });
       GramException elsewhere = t.patchFails("p/b.gram", 0, b.hash(), "id-1", ops(set("doc", "d", "A")));
       assertThat(elsewhere.code()).isEqualTo(ErrorCode.E_REQUEST_REUSE);
       // A -> B -> A: back to the first content, but from another base: another intent.

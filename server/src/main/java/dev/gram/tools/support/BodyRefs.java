@@ -5,7 +5,7 @@ import dev.gram.format.EntityType;
 import dev.gram.format.GramDocument;
 import dev.gram.format.Link;
 import dev.gram.store.DocSnapshot;
-import dev.gram.store.Vault;
+import dev.gram.store.DocumentReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -30,13 +30,13 @@ public final class BodyRefs {
     this.otherDocuments = otherDocuments;
   }
 
-  /** References resolved in {@code doc} and, across documents, in the vault's loaded documents. */
-  public static BodyRefs in(GramDocument doc, Vault vault) {
+  /** References resolved in {@code doc} and, across documents, in the store's loaded documents. */
+  public static BodyRefs in(GramDocument doc, DocumentReader documents) {
     return new BodyRefs(
         doc,
         docId -> {
-          String path = vault.pathOfDocumentId(docId);
-          DocSnapshot s = path == null ? null : vault.peek(path);
+          String path = documents.pathOfDocumentId(docId);
+          DocSnapshot s = path == null ? null : documents.peek(path);
           return s == null ? null : s.state();
         });
   }

@@ -1,28 +1,27 @@
 package dev.gram.tools.support;
 
 import dev.gram.base.ErrorCode;
-import dev.gram.base.ResponseBudget;
-import dev.gram.tools.support.GramContext;
 import dev.gram.base.GramException;
+import dev.gram.base.ResponseBudget;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
 
 /**
- * The 16,384-byte answer budget. Tools that list things add items while the answer still fits
- * and hand out a cursor for the rest; a single item that cannot fit on its own is {@code
- * E_CONTEXT_BUDGET}.
+ * The answer budget ({@link ResponseBudget#BYTES} bytes of compact JSON) as the tools spend it.
+ * Tools that list things add items while the answer still fits and hand out a cursor for the
+ * rest; a single item that cannot fit on its own is {@code E_CONTEXT_BUDGET}. Every size is
+ * measured the way {@link ResponseBudget} measures a whole answer.
  */
 public final class Budget {
   private Budget() {}
 
-  /** Bytes of the compact JSON of a value. */
+  /** Bytes of the compact JSON of a value (an object, an array, a string, a number…). */
   public static int size(Object json) {
-    String s =
-        json instanceof JsonObject o
-            ? o.encode()
-            : json instanceof JsonArray a ? a.encode() : io.vertx.core.json.Json.encode(json);
-    return s.getBytes(StandardCharsets.UTF_8).length;
+    if (json instanceof JsonObject o) {
+      return ResponseBudget.sizeOf(o);
+    }
+    return ResponseBudget.sizeOf(json instanceof JsonArray a ? a.encode() : Json.encode(json));
   }
 
   /**
@@ -30,7 +29,7 @@ public final class Budget {
    * cursor the answer may need to carry.
    */
   public static int room(JsonObject answerWithoutItems) {
-    return ResponseBudget.BYTES - size(answerWithoutItems) - 256;
+    return ResponseBudget.BYTES - ResponseBudget.sizeOf(answerWithoutItems) - 256;
   }
 
   /** Fails with E_CONTEXT_BUDGET when one item alone cannot fit. */
@@ -41,6 +40,6 @@ public final class Budget {
   }
 
   public static boolean fits(JsonObject answer) {
-    return size(answer) <= ResponseBudget.BYTES;
+    return ResponseBudget.fits(answer);
   }
 }

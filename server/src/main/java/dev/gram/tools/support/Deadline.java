@@ -11,10 +11,10 @@ import java.time.Duration;
 
 /**
  * The time one reading call may take. A call answers {@code E_TIMEOUT} once its deadline has
- * passed, whether it was waiting (for a document to load, for the vault scan) or working: {@link
- * #guard} fails the answer when the timer fires, and {@link #check}, called between units of
- * work on a worker, stops the work itself so a late call does not keep a thread busy. A call the
- * client cancelled stops at the next check as well.
+ * passed, whether it was waiting (for a document to load, for the vault scan, for the index to
+ * take in a write) or working: {@link #guard} fails the answer when the timer fires, and {@link
+ * #check}, called between units of work on a worker, stops the work itself so a late call does not
+ * keep a thread busy. A call the client cancelled stops at the next check as well.
  */
 public final class Deadline {
   private final String tool;

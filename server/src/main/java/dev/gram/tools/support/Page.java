@@ -1,7 +1,7 @@
 package dev.gram.tools.support;
 
 import dev.gram.base.ResponseBudget;
-import dev.gram.tools.support.GramContext;
+import io.vertx.core.json.JsonObject;
 
 /**
  * Room left in one answer while rows are added to it. Starts from the answer without its rows
@@ -13,8 +13,8 @@ public final class Page {
 
   private int left;
 
-  public Page(Object answerWithoutRows) {
-    this.left = ResponseBudget.BYTES - Budget.size(answerWithoutRows) - RESERVE;
+  public Page(JsonObject answerWithoutRows) {
+    this.left = ResponseBudget.BYTES - ResponseBudget.sizeOf(answerWithoutRows) - RESERVE;
   }
 
   /** Takes room for one more element of a JSON array (its size and a comma) if it fits. */

@@ -28,10 +28,10 @@ public record Scope(String label, boolean single, List<DocSnapshot> docs) {
         throw Inputs.bad("give folder or path, not both");
       }
       if (path != null) {
-        VaultPath p = ctx.vault().paths().document(path);
+        VaultPath p = ctx.reader().paths().document(path);
         return Snapshots.read(ctx, p).map(s -> new Scope(p.path(), true, List.of(s)));
       }
-      return folder(ctx, ctx.vault().paths().folder(folder));
+      return folder(ctx, ctx.reader().paths().folder(folder));
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
@@ -39,19 +39,19 @@ public record Scope(String label, boolean single, List<DocSnapshot> docs) {
 
   /** Every document under a folder (the root folder: every document). */
   public static Future<Scope> folder(GramContext ctx, VaultPath folder) {
-    return ctx.vault()
+    return ctx.reader()
         .scanned()
         .compose(
             v -> {
               List<DocSnapshot> docs =
                   folder.path().isEmpty()
-                      ? ctx.vault().documents()
-                      : ctx.vault().documentsUnder(folder);
+                      ? ctx.reader().documents()
+                      : ctx.reader().documentsUnder(folder);
               if (!docs.isEmpty() || folder.path().isEmpty()) {
                 return Future.succeededFuture(new Scope(folder.path(), false, docs));
               }
               // An empty answer must not hide a misspelt folder.
-              return Async.run(ctx.vault().io(), () -> Files.isDirectory(folder.file()))
+              return Async.run(ctx.reader().io(), () -> Files.isDirectory(folder.file()))
                   .compose(
                       exists ->
                           exists

@@ -39,14 +39,14 @@ public final class Snapshots {
   /** The snapshot of the document at an agent's path. */
   public static Future<DocSnapshot> read(GramContext ctx, String rawPath) {
     try {
-      return read(ctx, ctx.vault().paths().document(rawPath));
+      return read(ctx, ctx.reader().paths().document(rawPath));
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
   }
 
   public static Future<DocSnapshot> read(GramContext ctx, VaultPath path) {
-    return ctx.vault().read(path);
+    return ctx.reader().read(path);
   }
 
   /** The short state hash of a revision as this snapshot has it, or {@code null} if it has none. */
@@ -79,10 +79,10 @@ public final class Snapshots {
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
-    return Async.run(ctx.vault().io(), () -> EffectiveState.at(s.history(), point.effective(), rev))
+    return Async.run(ctx.reader().io(), () -> EffectiveState.at(s.history(), point.effective(), rev))
         .map(
             state -> {
-              requireSameRevision(s, ctx.vault().peek(s.path()), rev, replacedMessage);
+              requireSameRevision(s, ctx.reader().peek(s.path()), rev, replacedMessage);
               if (state == null) {
                 throw new GramException(ErrorCode.E_TIME_NOT_RECORDED, "No revision of " + s.path() + " is effective at " + Times.format(point.effective()));
               }
@@ -104,10 +104,10 @@ public final class Snapshots {
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
-    return Async.run(ctx.vault().io(), () -> s.stateAt(rev))
+    return Async.run(ctx.reader().io(), () -> s.stateAt(rev))
         .map(
             state -> {
-              requireSameRevision(s, ctx.vault().peek(s.path()), rev, replacedMessage);
+              requireSameRevision(s, ctx.reader().peek(s.path()), rev, replacedMessage);
               return new DocView(s, rev, state, historical);
             });
   }
