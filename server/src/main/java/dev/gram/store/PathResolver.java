@@ -18,7 +18,8 @@ import java.util.Map;
  *   <li>absolute paths ({@code /x}, {@code C:/x}, {@code ~/x}): {@value #ABSOLUTE};
  *   <li>{@code ..} segments, and symbolic links that lead outside the root: {@value #OUTSIDE};
  *   <li>hidden segments ({@code .x}), empty segments, backslashes, NUL and other control
- *       characters: {@value #HIDDEN};
+ *       characters, and names that only look safe ({@link NameRules}): {@value #HIDDEN}, with
+ *       the reason in {@code details};
  *   <li>an {@code @} path that is not a configured {@code @mounts/<id>}: {@value #NOT_MOUNTED};
  *   <li>a write under a mount deeper than its project folders: {@value #MOUNT_DEPTH};
  *   <li>a write under a read-only mount: {@code E_READ_ONLY} {@value #READ_ONLY}.
@@ -64,7 +65,7 @@ public final class PathResolver {
   /** A path that must name a {@code .gram} document. */
   public VaultPath document(String raw) {
     VaultPath p = resolve(raw);
-    if (!p.document()) {
+    if (!p.document() || (raw != null && raw.endsWith("/"))) {
       throw new GramException(ErrorCode.E_ARGUMENT, "path must name a .gram document: " + raw);
     }
     return p;
@@ -120,6 +121,14 @@ public final class PathResolver {
       if (s.isEmpty() || s.startsWith(".")) {
         throw new GramException(ErrorCode.E_PATH, HIDDEN);
       }
+      String lookalike = NameRules.problem(s);
+      if (lookalike != null) {
+        throw new GramException(ErrorCode.E_PATH, HIDDEN, new io.vertx.core.json.JsonObject().put("segment", s).put("reason", lookalike));
+      }
+    }
+    if (raw.length() > NameRules.MAX_PATH_CHARS) {
+      throw new GramException(ErrorCode.E_PATH, HIDDEN,
+          new io.vertx.core.json.JsonObject().put("reason", "the path is longer than " + NameRules.MAX_PATH_CHARS + " characters"));
     }
     VaultPath.MountPoint mount = null;
     Path root = vaultRoot;
