@@ -21,6 +21,10 @@ import java.util.regex.PatternSyntaxException;
  * answer with an expectation template (placeholders, matchers such as {@code "<hex16>"}, exact or
  * partial objects, arrays by length or element). {@code conformance/README.md} is the reference;
  * this class is its implementation.
+ *
+ * <p>Why one class of about 440 lines: it is the whole expectation language of the case files
+ * (matchers, combinators, placeholders, expansion), which conformance/README.md documents as one
+ * table; the two halves, expanding requests and matching answers, share the placeholder rules.
  */
 final class Template {
   private Template() {}

@@ -40,6 +40,10 @@ import java.util.regex.Pattern;
  * ids or record ids (meaning where that record is placed). {@code del} also removes the record's
  * placements, the links in this document that point at it, and the REL edges that start or end at
  * it; links from other documents are left as they are and read as unresolved.
+ *
+ * <p>Why one class of about 500 lines: it is the one definition of what each patch operation means,
+ * a method per operation behind one switch, sharing the same argument checks; an agent's
+ * operation is defined in exactly one place.
  */
 public final class PatchOps implements PatchEngine {
 

@@ -15,6 +15,10 @@ import java.util.regex.Pattern;
  * silently: a line the grammar does not allow is an error.
  *
  * <p>See {@code docs/gram-format.md} for the grammar.
+ *
+ * <p>Why one class of about 400 lines: it is the grammar of docs/gram-format.md §3–§8 read top to
+ * bottom, one method per production; split across classes, the parser would no longer read as the
+ * specification it implements.
  */
 public final class GramParser {
 

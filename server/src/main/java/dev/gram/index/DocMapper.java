@@ -32,6 +32,10 @@ import org.apache.lucene.index.VectorSimilarityFunction;
  * heading path, and up to {@link #CHUNK_WORDS} words of its text). Every unit is also the text one
  * embedding vector is computed from; its {@link Unit#chunkKey()} is the hash of that text, so a
  * vector survives every revision that leaves its text alone.
+ *
+ * <p>Why one class of about 470 lines: every Lucene field the index writes, with its analysis, is
+ * named here and nowhere else, so the index's schema can be read in one place; the searcher and
+ * the keeper only use these names.
  */
 final class DocMapper {
   private DocMapper() {}
