@@ -70,9 +70,9 @@ public final class GramServer {
     return services;
   }
 
+  /** The build's version ({@link BuildInfo}), also sent as {@code serverInfo.version}. */
   public static String version() {
-    String v = GramServer.class.getPackage().getImplementationVersion();
-    return v == null ? "dev" : v;
+    return BuildInfo.version();
   }
 
   /** Starts with the process's own stdin and stdout (file descriptors 0 and 1). */
@@ -85,6 +85,14 @@ public final class GramServer {
 
   /** Starts with the given streams standing for stdin and stdout (tests, embedding). */
   public static Future<GramServer> start(ServerConfig config, InputStream in, OutputStream out) {
+    // Before anything is created or written: a vault that is a file, a port that is taken.
+    try {
+      for (String warning : StartupChecks.check(config)) {
+        LOG.warn(warning);
+      }
+    } catch (StartupChecks.StartupException e) {
+      return Future.failedFuture(e);
+    }
     ServerMetrics metrics = new ServerMetrics();
     Vertx vertx =
         Vertx.builder()
