@@ -29,6 +29,12 @@ final class Exit {
     if (e instanceof FileAlreadyExistsException f) {
       return "already exists: " + f.getFile();
     }
+    if (e instanceof java.net.ConnectException) {
+      return "connection refused: nothing listens there (is the server running?)";
+    }
+    if (e instanceof java.net.http.HttpTimeoutException) {
+      return "no answer in time";
+    }
     String m = e.getMessage();
     return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
         "Exit status: 0 done, 1 failed, 2 bad command line."},
     commandListHeading = "%nCommands:%n",
     subcommands = {
-        ServeCommand.class})
+        ServeCommand.class,
+        ValidateCommand.class})
 final class GramCli implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ServeOptions options;
