@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
     commandListHeading = "%nCommands:%n",
     subcommands = {
         ServeCommand.class,
-        ValidateCommand.class})
+        ValidateCommand.class,
+        ImportCommand.class,
+        ExportCommand.class})
 final class GramCli implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ServeOptions options;
