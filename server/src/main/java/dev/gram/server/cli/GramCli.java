@@ -29,8 +29,10 @@ import picocli.CommandLine.Spec;
     subcommands = {
         ServeCommand.class,
         ValidateCommand.class,
+        ReindexCommand.class,
         ImportCommand.class,
-        ExportCommand.class})
+        ExportCommand.class,
+        StatusCommand.class})
 final class GramCli implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ServeOptions options;
