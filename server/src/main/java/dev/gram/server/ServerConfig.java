@@ -67,7 +67,8 @@ public record ServerConfig(
    */
   public static ServerConfig parse(String[] args, Map<String, String> env) throws UsageException {
     Flags flags = new Flags();
-    CommandLine cl = new CommandLine(flags);
+    // A flag given twice takes its last value, as it always did.
+    CommandLine cl = new CommandLine(flags).setOverwrittenOptionsAllowed(true);
     try {
       cl.parseArgs(args);
     } catch (CommandLine.ParameterException e) {

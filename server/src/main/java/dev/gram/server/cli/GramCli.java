@@ -15,9 +15,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     header = "Serves a vault of .gram documents to MCP clients over stdio and HTTP at once.",
-    synopsisHeading = "%nUsage: ",
     customSynopsis = {
-        "java -jar gram-mcp.jar [serve] [flags]        the server (the default command)",
+        "",
+        "Usage: java -jar gram-mcp.jar [serve] [flags]        the server (the default command)",
         "       java -jar gram-mcp.jar <command> --help       a command's own flags"},
     description = {"", "With no command it serves the vault, as 'serve' does, with these flags:"},
     footerHeading = "%n",

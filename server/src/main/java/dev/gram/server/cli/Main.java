@@ -28,6 +28,8 @@ public final class Main {
 
   static CommandLine command() {
     CommandLine cl = new CommandLine(new GramCli());
+    // A flag given twice takes its last value, as it always did.
+    cl.setOverwrittenOptionsAllowed(true);
     cl.setOut(new PrintWriter(System.out, true));
     cl.setErr(new PrintWriter(System.err, true));
     cl.setUsageHelpLongOptionsMaxWidth(28);
