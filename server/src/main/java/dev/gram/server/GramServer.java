@@ -1,5 +1,6 @@
 package dev.gram.server;
 
+import dev.gram.index.IndexStatus;
 import dev.gram.protocol.McpDispatcher;
 import dev.gram.protocol.ServerInfo;
 import dev.gram.tools.spi.Tool;
@@ -122,6 +123,16 @@ public final class GramServer {
     server.services = services;
     server.onShutdown(services::close);
     server.writeQueueDepth(services.vault()::writeQueueDepth);
+    server.metrics.buildInfo(version());
+    IndexStatus index = services.context().index();
+    String help = "Documents of the search index by state (pending: waiting to be indexed)";
+    server.metrics.gauge("gram.index.documents", help, () -> index.stats().indexedFiles(), "state", "indexed");
+    server.metrics.gauge("gram.index.documents", help, () -> index.stats().pendingFiles(), "state", "pending");
+    server.metrics.gauge("gram.index.documents", help, () -> index.stats().failedFiles(), "state", "failed");
+    server.metrics.gauge("gram.index.embedded.chunks", "Chunks with an embedding vector",
+        () -> index.stats().embeddedChunks());
+    server.metrics.gauge("gram.semantic.available", "1 when semantic search works now, else 0",
+        () -> index.semantic().available() ? 1 : 0);
     return Future.succeededFuture(services.tools().tools());
   }
 
@@ -239,6 +250,10 @@ public final class GramServer {
     f = f.compose(v -> runHooks(new ArrayList<>(shutdownHooks), shutdownHooks.size() - 1));
     stopping =
         f.eventually(() -> vertx.close())
+            .eventually(() -> {
+              metrics.close();
+              return Future.succeededFuture();
+            })
             .onComplete(
                 ar -> {
                   if (ar.failed()) {
