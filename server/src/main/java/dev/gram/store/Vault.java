@@ -161,6 +161,8 @@ public final class Vault implements DocumentWriter {
           found.add(vp);
         }
       }
+      // The total is known before loading starts: one honest line instead of a count that grows.
+      LOG.info("vault {}: loading {} documents", paths.vaultRoot(), found.size());
       watcher = VaultWatcher.start(this, dirs);
       Promise<Void> loaded = Promise.promise();
       AtomicInteger next = new AtomicInteger();
