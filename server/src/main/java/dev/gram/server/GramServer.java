@@ -170,6 +170,10 @@ public final class GramServer {
               config.host(), config.port(), e.getMessage());
           return Future.succeededFuture();
         });
+      } else {
+        // The port was free when StartupChecks looked; taken since, the error still names it.
+        chain = chain.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
+            "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage())));
       }
     }
     if (config.stdio()) {

@@ -43,6 +43,7 @@ final class Serving {
     CompletableFuture<Integer> exit = new CompletableFuture<>();
     Future<GramServer> started = GramServer.start(config);
     AtomicReference<GramServer> running = new AtomicReference<>();
+    java.util.concurrent.atomic.AtomicInteger status = new java.util.concurrent.atomic.AtomicInteger(Exit.OK);
     // SIGTERM and SIGINT are handled here rather than by letting them start the JVM's shutdown:
     // shutdown hooks run all at once, and ONNX Runtime's hook frees its native environment while
     // the embedding model may still be using it (a SIGSEGV instead of a clean exit 0). Handled
@@ -54,20 +55,27 @@ final class Serving {
         .onSuccess(server -> {
           running.set(server);
           announce(server, err);
-          server.stopped().onComplete(done -> exit.complete(Exit.OK));
+          // A vault that cannot be read would leave a server whose every tool fails: stop it.
+          server.services().vault().scanned().onFailure(e -> {
+            err.println("gram-mcp: the vault " + config.vault().toAbsolutePath().normalize()
+                + " cannot be read: " + Exit.describe(e) + "; stopping");
+            status.set(Exit.FAILED);
+            server.stop();
+          });
+          server.stopped().onComplete(done -> exit.complete(status.get()));
         })
         .onFailure(e -> {
           err.println("gram-mcp: could not start: " + Exit.describe(e));
           log.debug("start failed", e);
           exit.complete(Exit.FAILED);
         });
-    int status = exit.join();
+    int code = exit.join();
     if (SIGNALLED.get()) {
       // The shutdown hook is stopping the server and ends the process itself.
       sleepForever();
     }
     EXITING.set(true);
-    return status;
+    return code;
   }
 
   /** Says where the server is and what it serves, on stderr, once it has started. */

@@ -43,6 +43,18 @@ class StartupIT {
   }
 
   @Test
+  void aVaultThatCannotBeReadStopsTheServerInsteadOfServingErrors() throws IOException {
+    // A symbolic link to nowhere: the scan cannot create or read the folder.
+    Path vault = Files.createSymbolicLink(dir.resolve("dangling"), dir.resolve("nowhere/at/all"));
+    Files.writeString(dir.resolve("nowhere"), "a file where the link needs a folder");
+    Cli.Run r = Cli.run(dir, "--vault", vault.toString(), "--index", dir.resolve("i").toString(), "--port", "0", "--no-stdio",
+        "--no-semantic");
+    assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+    assertThat(r.err()).contains("gram-mcp: the vault " + vault + " cannot be read: ", "; stopping");
+    assertThat(r.err()).doesNotContain("\tat ");
+  }
+
+  @Test
   void aTakenPortIsOneLineNamingAddressAndPortAndNothingIsWritten() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();
