@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.store.Lock;
 import org.apache.lucene.store.LockObtainFailedException;
 
 /**
@@ -40,7 +39,8 @@ final class IndexAccess {
     if (!Files.isDirectory(index)) {
       return false;
     }
-    try (Directory d = FSDirectory.open(index); Lock l = d.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
+    try (Directory d = FSDirectory.open(index)) {
+      d.obtainLock(IndexWriter.WRITE_LOCK_NAME).close();
       return false;
     } catch (LockObtainFailedException e) {
       return true;

@@ -6,7 +6,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +86,7 @@ final class MarkdownNote {
       if (task != null && task.matches() && !task.group(2).isBlank()) {
         String id = "tsk_" + hex();
         records.add(new JsonObject().put("type", "task").put("id", id).put("fields", new JsonObject()
-            .put("t", new JsonArray().add(plain(task.group(2), fileStem, wikiTargets, linked, problems)))
+            .put("t", new JsonArray().add(plain(task.group(2), wikiTargets, linked, problems)))
             .put("x", new JsonArray().add(task.group(1).equals(" ") ? "open" : "done"))));
         body.append("[[").append(id).append("]]\n");
         tasks++;
@@ -159,7 +158,7 @@ final class MarkdownNote {
     return sb.toString();
   }
 
-  private static String plain(String s, String stem, Function<String, Target> targets, Set<String> linked, List<String> problems) {
+  private static String plain(String s, Function<String, Target> targets, Set<String> linked, List<String> problems) {
     return links(s, targets, linked, problems).strip();
   }
 
@@ -172,11 +171,5 @@ final class MarkdownNote {
   /** The key a wiki link names a note by: its file name or title, case and spacing folded. */
   static String linkKey(String name) {
     return name.strip().toLowerCase(Locale.ROOT).replaceAll("[\\s_-]+", " ");
-  }
-
-  static Map<String, Target> index(Map<String, Target> byName) {
-    Map<String, Target> out = new LinkedHashMap<>();
-    byName.forEach((k, v) -> out.putIfAbsent(linkKey(k), v));
-    return out;
   }
 }
