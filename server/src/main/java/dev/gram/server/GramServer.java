@@ -1,6 +1,7 @@
 package dev.gram.server;
 
 import dev.gram.base.ResponseBudget;
+import dev.gram.index.IndexStatus;
 import dev.gram.protocol.McpDispatcher;
 import dev.gram.protocol.ServerInfo;
 import dev.gram.tools.spi.Tool;
@@ -71,9 +72,9 @@ public final class GramServer {
     return services;
   }
 
+  /** The build's version ({@link BuildInfo}), also sent as {@code serverInfo.version}. */
   public static String version() {
-    String v = GramServer.class.getPackage().getImplementationVersion();
-    return v == null ? "dev" : v;
+    return BuildInfo.version();
   }
 
   /** Starts with the process's own stdin and stdout (file descriptors 0 and 1). */
@@ -86,6 +87,14 @@ public final class GramServer {
 
   /** Starts with the given streams standing for stdin and stdout (tests, embedding). */
   public static Future<GramServer> start(ServerConfig config, InputStream in, OutputStream out) {
+    // Before anything is created or written: a vault that is a file, a port that is taken.
+    try {
+      for (String warning : StartupChecks.check(config)) {
+        LOG.warn(warning);
+      }
+    } catch (StartupChecks.StartupException e) {
+      return Future.failedFuture(e);
+    }
     ServerMetrics metrics = new ServerMetrics();
     Vertx vertx =
         Vertx.builder()
@@ -115,6 +124,16 @@ public final class GramServer {
     server.services = services;
     server.onShutdown(services::close);
     server.writeQueueDepth(services.vault()::writeQueueDepth);
+    server.metrics.buildInfo(version());
+    IndexStatus index = services.context().index();
+    String help = "Documents of the search index by state (pending: waiting to be indexed)";
+    server.metrics.gauge("gram.index.documents", help, () -> index.stats().indexedFiles(), "state", "indexed");
+    server.metrics.gauge("gram.index.documents", help, () -> index.stats().pendingFiles(), "state", "pending");
+    server.metrics.gauge("gram.index.documents", help, () -> index.stats().failedFiles(), "state", "failed");
+    server.metrics.gauge("gram.index.embedded.chunks", "Chunks with an embedding vector",
+        () -> index.stats().embeddedChunks());
+    server.metrics.gauge("gram.semantic.available", "1 when semantic search works now, else 0",
+        () -> index.semantic().available() ? 1 : 0);
     return Future.succeededFuture(services.tools().tools());
   }
 
@@ -152,6 +171,10 @@ public final class GramServer {
               config.host(), config.port(), e.getMessage());
           return Future.succeededFuture();
         });
+      } else {
+        // The port was free when StartupChecks looked; taken since, the error still names it.
+        chain = chain.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
+            "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage())));
       }
     }
     if (config.stdio()) {
@@ -232,6 +255,10 @@ public final class GramServer {
     f = f.compose(v -> runHooks(new ArrayList<>(shutdownHooks), shutdownHooks.size() - 1));
     stopping =
         f.eventually(() -> vertx.close())
+            .eventually(() -> {
+              metrics.close();
+              return Future.succeededFuture();
+            })
             .onComplete(
                 ar -> {
                   if (ar.failed()) {

@@ -41,7 +41,9 @@ public final class Services {
     boolean newVault = !java.nio.file.Files.exists(config.vault());
     Vault vault = new Vault(new PathResolver(config.vault(), mounts), new PatchOps(), clock, 16);
     // The index must listen before the vault starts: it hears of every document the scan loads.
-    RecallIndex index = RecallIndex.open(vault, config.index(), config.semantic());
+    // Absolute: the start-up line and the logs name the folder, whatever the working directory.
+    RecallIndex index =
+        RecallIndex.open(vault, config.index().toAbsolutePath().normalize(), config.semantic());
     vault.start();
     for (String path : config.injectCommitUnknown()) {
       vault.injectCommitUnknown(vault.paths().document(path));

@@ -363,7 +363,21 @@ final class DocumentActor {
 
   private static GramException storageFailure(IOException e) {
     LOG.warn("commit failed: {}", e.toString());
-    return new GramException(ErrorCode.E_STORAGE, "Storage commit failed: " + e.getMessage());
+    return new GramException(ErrorCode.E_STORAGE, "Storage commit failed: " + cause(e));
+  }
+
+  /**
+   * What went wrong, in words an agent can pass on: an AccessDeniedException's message is only
+   * the file's name, which said nothing about the missing permission.
+   */
+  static String cause(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException a) {
+      return "permission denied writing " + a.getFile() + " (the server's user cannot write to the vault)";
+    }
+    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+      return f.getReason() + ": " + f.getFile();
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   /**

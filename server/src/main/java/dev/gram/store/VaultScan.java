@@ -58,6 +58,8 @@ final class VaultScan {
           found.add(vp);
         }
       }
+      // The total is known before loading starts: one honest line instead of a count that grows.
+      LOG.info("vault {}: loading {} documents", paths.vaultRoot(), found.size());
       vault.watch(dirs);
       Promise<Void> loaded = Promise.promise();
       AtomicInteger next = new AtomicInteger();

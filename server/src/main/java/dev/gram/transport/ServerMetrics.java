@@ -4,6 +4,13 @@ import dev.gram.protocol.ProtocolMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
@@ -22,12 +29,20 @@ import java.util.function.Supplier;
  *   <li>{@code gram_errors_total{code,kind}} — tool error codes (kind=tool) and JSON-RPC codes
  *       (kind=protocol)
  *   <li>{@code gram_tool_latency_seconds{tool}} — a histogram, for p50/p99 in PromQL
- *   <li>{@code gram_sessions_open{transport}} — legacy Streamable HTTP sessions and SSE connections
+ *   <li>{@code gram_sessions_open{transport}} — legacy Streamable HTTP sessions (open until the
+ *       client's DELETE, or one hour without a request) and SSE connections
  *   <li>{@code gram_write_queue_depth} — writes waiting in the store's write actors
+ *   <li>{@code gram_build_info{version}} — 1, labelled with the version the server was built as
+ *   <li>whatever the server adds with {@link #gauge} (the search index's counts)
+ *   <li>the JVM's and the process's own: {@code jvm_memory_*}, {@code jvm_gc_*}, {@code
+ *       jvm_threads_*}, {@code jvm_classes_*}, {@code process_cpu_usage}, {@code
+ *       process_uptime_seconds}, {@code process_files_open_files}, {@code system_cpu_count}
  * </ul>
  */
-public final class ServerMetrics implements ProtocolMetrics {
+public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
   private final PrometheusMeterRegistry registry;
+  /** Listens to the JVM's GC notifications until {@link #close}. */
+  private final JvmGcMetrics gc = new JvmGcMetrics();
   private volatile IntSupplier writeQueueDepth = () -> 0;
   private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -41,6 +56,29 @@ public final class ServerMetrics implements ProtocolMetrics {
     Gauge.builder("gram.write.queue.depth", this, m -> m.writeQueueDepth.getAsInt())
         .description("Writes waiting in the store's write actors")
         .register(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+  }
+
+  /** {@code gram_build_info{version} 1}: which build is running, for dashboards and alerts. */
+  public void buildInfo(String version) {
+    Gauge.builder("gram.build.info", () -> 1).tag("version", version)
+        .description("The version this server was built as").register(registry);
+  }
+
+  /** A gauge the server feeds, such as the search index's counts; {@code tags} are name, value pairs. */
+  public void gauge(String name, String description, Supplier<Number> value, String... tags) {
+    Gauge.builder(name, value).tags(tags).description(description).register(registry);
+  }
+
+  @Override
+  public void close() {
+    gc.close();
   }
 
   public PrometheusMeterRegistry registry() {
@@ -55,7 +93,7 @@ public final class ServerMetrics implements ProtocolMetrics {
   public void sessions(String transport, Supplier<Number> open) {
     Gauge.builder("gram.sessions.open", open)
         .tag("transport", transport)
-        .description("Open legacy sessions")
+        .description("Open legacy sessions: Streamable HTTP until DELETE or 1 hour idle; SSE while connected")
         .register(registry);
   }
 

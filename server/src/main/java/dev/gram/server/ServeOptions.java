@@ -1,0 +1,162 @@
+package dev.gram.server;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * The flags of {@code serve} (and of the bare {@code java -jar gram-mcp.jar}), as picocli options.
+ * Every flag of the hand-written parser this replaces is here with the same name, value and
+ * default; {@code --x} / {@code --no-x} pairs are setter methods so that the last one written
+ * wins, as before. {@link #toConfig} checks what picocli cannot and builds the {@link
+ * ServerConfig} the server reads.
+ */
+public final class ServeOptions {
+  /** Where the index goes without {@code --index}: inside the vault, hidden from every listing. */
+  public static final String DEFAULT_INDEX_FOLDER = ".gram-index";
+
+  @Option(names = "--vault", paramLabel = "<dir>", order = 1,
+      description = "the vault folder (default ./vault; created with a welcome document when missing)")
+  Path vault = Path.of("vault");
+
+  @Option(names = "--mount", paramLabel = "<id>=<dir>[:ro|:rw]", order = 2,
+      description = "mount another folder at @mounts/<id>/ (read-only unless :rw); repeatable")
+  List<String> mounts = new ArrayList<>();
+
+  @Option(names = "--index", paramLabel = "<dir>", order = 3,
+      description = "where the derived search index lives (default <vault>/" + DEFAULT_INDEX_FOLDER
+          + ", a hidden folder no listing shows; from a checkout, --index index)")
+  Path index;
+
+  @Option(names = "--no-welcome", order = 4,
+      description = "do not write the welcome document into a new vault")
+  boolean noWelcome;
+
+  boolean semantic = true;
+
+  @Option(names = "--semantic", order = 5,
+      description = "semantic search on (the default); gram_capabilities says why when it is unavailable")
+  void semantic(boolean on) {
+    semantic = true;
+  }
+
+  @Option(names = "--no-semantic", order = 6, description = "semantic search off")
+  void noSemantic(boolean on) {
+    semantic = false;
+  }
+
+  @Option(names = "--read-deadline-ms", paramLabel = "<n>", order = 7,
+      description = "longest a reading tool may run before it answers E_TIMEOUT (default 15000)")
+  String readDeadlineMs;
+
+  boolean stdio = true;
+
+  @Option(names = "--stdio", order = 10,
+      description = "newline-delimited JSON-RPC on stdin/stdout (on by default); the server exits when stdin closes")
+  void stdio(boolean on) {
+    stdio = true;
+  }
+
+  @Option(names = "--no-stdio", order = 11, description = "no stdio transport")
+  void noStdio(boolean on) {
+    stdio = false;
+  }
+
+  boolean http = true;
+
+  @Option(names = "--http", order = 12,
+      description = "Streamable HTTP at /mcp and legacy HTTP+SSE at /sse (on by default)")
+  void http(boolean on) {
+    http = true;
+  }
+
+  @Option(names = "--no-http", order = 13, description = "no HTTP transport")
+  void noHttp(boolean on) {
+    http = false;
+  }
+
+  @Option(names = "--host", paramLabel = "<addr>", order = 14,
+      description = "HTTP bind address (default 127.0.0.1)")
+  String host = "127.0.0.1";
+
+  @Option(names = "--port", paramLabel = "<n>", order = 15,
+      description = "HTTP port (default " + ServerConfig.DEFAULT_PORT + "; 0 picks a free one)")
+  String port;
+
+  @Option(names = "--token", paramLabel = "<secret>", order = 16,
+      description = "bearer token required on every HTTP request but /healthz (also "
+          + ServerConfig.TOKEN_ENV + "); required when --host is not a loopback address")
+  String token;
+
+  @Option(names = "--allow-origin", paramLabel = "<origin>", order = 17,
+      description = "an extra browser Origin to accept (its host is then also accepted in Host); "
+          + "repeatable. Loopback origins always are")
+  List<String> origins = new ArrayList<>();
+
+  @Option(names = "--max-body-bytes", paramLabel = "<n>", order = 18,
+      description = "largest HTTP request body (default 4194304)")
+  String maxBodyBytes;
+
+  @Option(names = "--idle-timeout-seconds", paramLabel = "<n>", order = 19,
+      description = "close idle HTTP connections after n seconds (default 300)")
+  String idleTimeoutSeconds;
+
+  @Option(names = "--inject-commit-unknown", paramLabel = "<path>", order = 30,
+      description = "testing: the next commit to that document loses its folder fsync and answers "
+          + "COMMIT_UNKNOWN (to test retries); repeatable")
+  List<String> injectCommitUnknown = new ArrayList<>();
+
+  /** The settings these flags and {@code env} ({@code GRAM_MCP_TOKEN}) describe. */
+  public ServerConfig toConfig(Map<String, String> env, boolean help, boolean version)
+      throws ServerConfig.UsageException {
+    List<ServerConfig.Mount> ms = new ArrayList<>();
+    for (String m : mounts) {
+      ms.add(ServerConfig.parseMount(m));
+    }
+    int p = port == null ? ServerConfig.DEFAULT_PORT : ServerConfig.parseInt(port, "--port", 0, 65535);
+    long maxBody = maxBodyBytes == null
+        ? 4L * 1024 * 1024
+        : ServerConfig.parseInt(maxBodyBytes, "--max-body-bytes", 1024, Integer.MAX_VALUE);
+    Duration idle = idleTimeoutSeconds == null
+        ? Duration.ofMinutes(5)
+        : Duration.ofSeconds(ServerConfig.parseInt(idleTimeoutSeconds, "--idle-timeout-seconds", 1, 86_400));
+    Duration deadline = readDeadlineMs == null
+        ? ServerConfig.DEFAULT_READ_DEADLINE
+        : Duration.ofMillis(ServerConfig.parseInt(readDeadlineMs, "--read-deadline-ms", 1, 600_000));
+    String tok = token != null ? token : env.get(ServerConfig.TOKEN_ENV);
+    if (!stdio && !http && !help && !version) {
+      throw new ServerConfig.UsageException("both transports are off: keep --stdio or --http");
+    }
+    if (http && !ServerConfig.isLoopback(host) && (tok == null || tok.isBlank())) {
+      throw new ServerConfig.UsageException(
+          "--host " + host + " is not a loopback address: give a bearer token with --token or "
+              + ServerConfig.TOKEN_ENV);
+    }
+    return new ServerConfig(
+        vault,
+        List.copyOf(ms),
+        index != null ? index : defaultIndex(vault),
+        stdio,
+        http,
+        host,
+        p,
+        tok,
+        List.copyOf(origins),
+        maxBody,
+        idle,
+        semantic,
+        !noWelcome,
+        List.copyOf(injectCommitUnknown),
+        help,
+        version,
+        deadline);
+  }
+
+  /** The index of a vault given no {@code --index}: a hidden folder inside it. */
+  public static Path defaultIndex(Path vault) {
+    return vault.resolve(DEFAULT_INDEX_FOLDER);
+  }
+}
