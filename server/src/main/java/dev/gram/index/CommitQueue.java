@@ -26,6 +26,10 @@ final class CommitQueue {
   private long queued;
   private long applied;
   private boolean closed;
+  /** When the oldest commit not yet handed to Lucene was queued (nanoTime), or -1 when none is. */
+  private long oldestSince = -1;
+  /** {@link #queued} when {@link #oldestSince} was set: the commits after it are younger. */
+  private long oldestTicket;
 
   /**
    * Queues a document's new state ({@code null}: the document is gone), replacing one of the same
@@ -36,6 +40,10 @@ final class CommitQueue {
     waiting.remove(path);
     waiting.put(path, snapshot);
     queued++;
+    if (oldestSince < 0) {
+      oldestSince = System.nanoTime();
+      oldestTicket = queued;
+    }
     notifyAll();
   }
 
@@ -57,7 +65,21 @@ final class CommitQueue {
   /** The live thread has handed everything up to {@code upTo} to Lucene. */
   synchronized void applied(long upTo) {
     applied = Math.max(applied, upTo);
+    if (oldestSince >= 0 && applied >= oldestTicket) {
+      // The oldest is in; what is left (if anything) was queued later, and counts from now on.
+      oldestSince = applied < queued ? System.nanoTime() : -1;
+      oldestTicket = queued;
+    }
     notifyAll();
+  }
+
+  /** Commits queued but not yet handed to Lucene, and how long the oldest of them has waited. */
+  synchronized IndexStatus.Lag lag() {
+    long behind = queued - applied;
+    if (behind <= 0 || oldestSince < 0) {
+      return IndexStatus.Lag.NONE;
+    }
+    return new IndexStatus.Lag(behind, (System.nanoTime() - oldestSince) / 1_000_000L);
   }
 
   /**

@@ -19,7 +19,24 @@ public interface IndexStatus {
     }
   }
 
+  /**
+   * How far the index is behind the vault: commits whose receipt went out but that are not yet
+   * searchable, and how long the oldest of them has waited.
+   */
+  record Lag(long commits, long oldestMillis) {
+    public static final Lag NONE = new Lag(0, 0);
+  }
+
   Stats stats();
 
   Semantic semantic();
+
+  /** Chunks still waiting for their embedding vector. */
+  default int unembeddedChunks() {
+    return 0;
+  }
+
+  default Lag lag() {
+    return Lag.NONE;
+  }
 }

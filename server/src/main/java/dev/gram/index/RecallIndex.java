@@ -31,6 +31,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   private final LiveIndex index;
   private final SemanticState semantic;
   private final IndexLedger ledger = new IndexLedger();
+  private final CommitQueue commits;
   private final IndexKeeper keeper;
   private final BackgroundEmbedder embedder;
   private final RecallSearcher searcher;
@@ -51,7 +52,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
             Math.max(2, Runtime.getRuntime().availableProcessors()),
             r -> daemon(r, "gram-recall-" + n.incrementAndGet()));
     this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "gram-index-progress"));
-    CommitQueue commits = new CommitQueue();
+    this.commits = new CommitQueue();
     SearchActivity searches = new SearchActivity();
     KnownVectors vectors = new KnownVectors(index, semantic);
     DocumentBlocks blocks = new DocumentBlocks(index);
@@ -129,6 +130,16 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   @Override
   public Semantic semantic() {
     return semantic.status();
+  }
+
+  @Override
+  public int unembeddedChunks() {
+    return ledger.unembedded();
+  }
+
+  @Override
+  public Lag lag() {
+    return commits.lag();
   }
 
   @Override

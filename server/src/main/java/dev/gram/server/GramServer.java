@@ -134,6 +134,12 @@ public final class GramServer {
         () -> index.stats().embeddedChunks());
     server.metrics.gauge("gram.semantic.available", "1 when semantic search works now, else 0",
         () -> index.semantic().available() ? 1 : 0);
+    server.metrics.gauge("gram.index.unembedded.chunks", "Chunks still waiting for their embedding vector",
+        index::unembeddedChunks);
+    server.metrics.gauge("gram.index.lag.commits", "Acknowledged commits not yet searchable",
+        () -> index.lag().commits());
+    server.metrics.gauge("gram.index.lag.seconds", "How long the oldest commit not yet searchable has waited",
+        () -> index.lag().oldestMillis() / 1000.0);
     return Future.succeededFuture(services.tools().tools());
   }
 

@@ -18,7 +18,7 @@
  * reads lines (bounded by {@code --max-body-bytes}; a longer one is skipped and answered with
  * -32600) and hands them to the verticle's event loop. Writing may block on a slow reader, so one
  * thread ({@code LineWriter}) writes every outgoing message, in order, to file descriptor 1; nothing
- * else ever writes there ({@code Main} points {@code System.out} at stderr). The stdio process is one
+ * else ever writes there (the command line points {@code System.out} at stderr before serving). The stdio process is one
  * {@link dev.gram.protocol.Channel}: a legacy handshake on it lasts for the process. End of input
  * shuts the server down. A reply with nothing to send writes nothing.
  *
