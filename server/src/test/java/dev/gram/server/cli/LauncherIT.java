@@ -50,6 +50,12 @@ class LauncherIT {
     String[] version = run(launcher, "--version");
     assertThat(version[0]).as(version[2]).isEqualTo("0");
     assertThat(version[1].strip()).isEqualTo("gram-mcp " + BuildInfo.version());
+    // The first run left a class-data archive beside the jar; the next one maps it, and stdout
+    // still carries nothing but the answer.
+    assertThat(checkout.resolve("target/gram-mcp.jar.jsa")).exists();
+    String[] again = run(launcher, "--version");
+    assertThat(again[0]).as(again[2]).isEqualTo("0");
+    assertThat(again[1]).isEqualTo(version[1]);
 
     Path installed = Files.createDirectories(dir.resolve("opt/bin"));
     Path beside = Files.copy(script(), installed.resolve("gram-mcp"));
