@@ -70,6 +70,11 @@ public final class GramServer {
     return services;
   }
 
+  /** The dispatcher every transport shares (tests count its live subscriptions). */
+  public McpDispatcher dispatcher() {
+    return dispatcher;
+  }
+
   public static String version() {
     String v = GramServer.class.getPackage().getImplementationVersion();
     return v == null ? "dev" : v;
@@ -122,6 +127,8 @@ public final class GramServer {
         new McpDispatcher(
             vertx,
             registry,
+            services.resources(),
+            services.prompts(),
             new ServerInfo("gram-mcp", version(), instructions()),
             metrics);
     Future<Void> chain = Future.succeededFuture();

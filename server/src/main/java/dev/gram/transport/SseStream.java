@@ -1,5 +1,6 @@
 package dev.gram.transport;
 
+import dev.gram.protocol.Outbound;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -10,7 +11,7 @@ import io.vertx.core.json.JsonObject;
  * {@code keepAliveMs} keeps quiet streams from hitting idle timeouts. Safe to use from any thread:
  * Vert.x hands writes to the connection's event loop.
  */
-final class SseStream {
+final class SseStream implements Outbound {
   private final Vertx vertx;
   private final HttpServerResponse response;
   private final long keepAliveMs;
@@ -82,6 +83,17 @@ final class SseStream {
 
   void message(JsonObject message) {
     event("message", message.encode());
+  }
+
+  @Override
+  public void accept(JsonObject message) {
+    message(message);
+  }
+
+  /** The connection has more queued than Vert.x wants to buffer: the client is not reading. */
+  @Override
+  public boolean congested() {
+    return !ended() && response.writeQueueFull();
   }
 
   synchronized void end() {

@@ -1,0 +1,24 @@
+package dev.gram.protocol;
+
+import io.vertx.core.json.JsonObject;
+import java.util.function.Consumer;
+
+/**
+ * Where a transport sends the messages nobody asked for in a reply: progress, a subscription's
+ * notifications. {@link #congested} lets a subscription hold back while the client does not read:
+ * what it has not sent yet coalesces in its own bounded queue instead of piling up in the
+ * transport's buffers.
+ */
+@FunctionalInterface
+public interface Outbound extends Consumer<JsonObject> {
+
+  /** True while the transport has more queued for the client than it wants to hold. */
+  default boolean congested() {
+    return false;
+  }
+
+  /** An outbound for a plain consumer, never congested. */
+  static Outbound of(Consumer<JsonObject> consumer) {
+    return consumer instanceof Outbound o ? o : consumer::accept;
+  }
+}
