@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * Case files as data: {@code <dir>/*.json}, each {@code {about, vars?, setup?, cases: [{name,
- * about?, needs?, steps}]}}. Loading checks every key, so a misspelt one fails loudly instead of
+ * about?, needs?, era?, steps}]}}. Loading checks every key, so a misspelt one fails loudly instead of
  * being ignored.
  */
 final class Cases {
@@ -25,10 +25,15 @@ final class Cases {
   record CaseFile(String name, ObjectNode vars, ArrayNode setup, List<Case> cases) {}
 
   /** One case: {@code file/name}, what it needs from the server, its steps. */
-  record Case(String name, String about, List<String> needs, ArrayNode steps) {}
+  record Case(String name, String about, List<String> needs, Era era, ArrayNode steps) {
+    /** True when the case applies to a conversation in {@code current}. */
+    boolean appliesTo(Era current) {
+      return era == null || era == current;
+    }
+  }
 
   private static final Set<String> FILE_KEYS = Set.of("about", "vars", "setup", "cases");
-  private static final Set<String> CASE_KEYS = Set.of("name", "about", "needs", "steps");
+  private static final Set<String> CASE_KEYS = Set.of("name", "about", "needs", "era", "steps");
   private static final Set<String> STEP_KEYS =
       Set.of("note", "call", "args", "request", "params", "edit", "insertBefore", "text", "write",
           "append", "delete", "expect", "save");
@@ -78,7 +83,9 @@ final class Cases {
       for (int i = 0; i < steps.size(); i++) {
         step(steps.get(i), where + " " + name + " step " + (i + 1));
       }
-      cases.add(new Case(stem + "/" + name, c.path("about").asText(""), List.copyOf(needs), steps));
+      // A method of one era only (resources/subscribe, subscriptions/listen): the case says which.
+      Era era = c.has("era") ? Era.of(c.get("era").asText()) : null;
+      cases.add(new Case(stem + "/" + name, c.path("about").asText(""), List.copyOf(needs), era, steps));
     }
     return new CaseFile(stem, vars, setup, List.copyOf(cases));
   }

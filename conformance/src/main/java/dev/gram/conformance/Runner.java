@@ -313,7 +313,7 @@ public final class Runner {
         Map<String, JsonNode> fileVars = null;
         String setupFailure = null;
         for (Cases.Case c : file.cases()) {
-          if (!selected(o, c)) {
+          if (!selected(o, c) || !c.appliesTo(o.era)) {
             continue;
           }
           List<String> lacking = new ArrayList<>();
