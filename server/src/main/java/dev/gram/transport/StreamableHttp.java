@@ -25,8 +25,9 @@ import java.util.function.Consumer;
  *
  * <p><b>Legacy (2025-03-26 … 2025-11-25).</b> {@code initialize} without a session opens one and
  * answers with {@code Mcp-Session-Id}; every later POST, GET and DELETE names it. An unknown or
- * ended session gets 404, a missing one 400. GET opens the session's SSE stream (this server sends
- * nothing unsolicited, so it carries only keep-alives); DELETE ends the session.
+ * ended session gets 404, a missing one 400. GET opens the session's SSE stream, which carries the
+ * session's resource notifications (and keep-alives); DELETE ends the session and its
+ * subscriptions.
  *
  * <p><b>Modern (2026-07-28).</b> A POST whose body carries {@code _meta.
  * io.modelcontextprotocol/protocolVersion}, or whose {@code MCP-Protocol-Version} header names a
