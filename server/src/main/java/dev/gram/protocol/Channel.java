@@ -96,6 +96,11 @@ public final class Channel {
       public boolean congested() {
         return outbound.congested();
       }
+
+      @Override
+      public java.util.concurrent.Executor executor() {
+        return outbound.executor();
+      }
     };
   }
 

@@ -1,6 +1,7 @@
 package dev.gram.protocol;
 
 import io.vertx.core.json.JsonObject;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
@@ -15,6 +16,15 @@ public interface Outbound extends Consumer<JsonObject> {
   /** True while the transport has more queued for the client than it wants to hold. */
   default boolean congested() {
     return false;
+  }
+
+  /**
+   * Where sending is cheapest, or null for any worker thread. An HTTP stream names its
+   * connection's event loop: a write from there goes straight to the socket instead of being handed
+   * over from another thread.
+   */
+  default Executor executor() {
+    return null;
   }
 
   /** An outbound for a plain consumer, never congested. */

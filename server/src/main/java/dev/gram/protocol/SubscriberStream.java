@@ -23,7 +23,8 @@ import java.util.function.Predicate;
  * slow client gets the latest rev of each document, never a backlog), and a wake-up is emitted on
  * a Mutiny {@link Multi} whose overflow strategy is {@link BackPressureStrategy#LATEST}: while a
  * delivery runs, further wake-ups collapse into one. The subscriber requests the next wake-up
- * only after it has sent what was pending, on a worker thread, and not while the transport is
+ * only after it has sent what was pending, on the transport's own thread (an HTTP connection's
+ * event loop) or a worker, and not while the transport is
  * congested; so a commit never waits for delivery, and a stalled client costs at most {@link
  * #MAX_DOCUMENTS} pending changes.
  *
@@ -176,7 +177,9 @@ final class SubscriberStream implements Consumer<ResourceChange> {
 
     @Override
     public void onItem(Boolean item) {
-      Infrastructure.getDefaultWorkerPool().execute(SubscriberStream.this::deliverPending);
+      java.util.concurrent.Executor where = outbound.executor();
+      (where != null ? where : Infrastructure.getDefaultWorkerPool())
+          .execute(SubscriberStream.this::deliverPending);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
  */
 final class SseStream implements Outbound {
   private final Vertx vertx;
+  private final io.vertx.core.Context context;
   private final HttpServerResponse response;
   private final long keepAliveMs;
   private long timer = -1;
@@ -21,6 +22,8 @@ final class SseStream implements Outbound {
 
   SseStream(Vertx vertx, HttpServerResponse response, long keepAliveMs) {
     this.vertx = vertx;
+    // Made on the request's event loop: the connection's own thread.
+    this.context = vertx.getOrCreateContext();
     this.response = response;
     this.keepAliveMs = keepAliveMs;
   }
@@ -88,6 +91,11 @@ final class SseStream implements Outbound {
   @Override
   public void accept(JsonObject message) {
     message(message);
+  }
+
+  @Override
+  public java.util.concurrent.Executor executor() {
+    return task -> context.runOnContext(v -> task.run());
   }
 
   /** The connection has more queued than Vert.x wants to buffer: the client is not reading. */

@@ -82,6 +82,12 @@ final class StreamableHttp {
       SseStream s = stream();
       return s != null && s.congested();
     }
+
+    @Override
+    public java.util.concurrent.Executor executor() {
+      SseStream s = stream();
+      return s == null ? null : s.executor();
+    }
   }
 
   private final Vertx vertx;

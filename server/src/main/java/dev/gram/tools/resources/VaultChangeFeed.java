@@ -13,9 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store's commit listener turned into {@link ResourceChange}s for subscribers. It runs on the
- * document's mailbox before the receipt goes back, so it does only constant work per listener:
- * each listener hands the change to its own bounded queue and returns.
+ * The store's commit listener turned into {@link ResourceChange}s for subscribers. The store calls
+ * it on the document's mailbox before the receipt goes back, so it only works out the change and
+ * hands it to one fan-out thread: a commit costs the same with a thousand subscribers as with
+ * none, and the writer's receipt is on its way before the notifications are. The fan-out thread
+ * tells the listeners in commit order; each hands the change to its own bounded queue and returns.
  *
  * <p>The store also tells of states that are not news to a client: the start-up scan loading each
  * document, and a reload that found the file as it was. The last (rev, hash) told per document
@@ -27,18 +29,29 @@ public final class VaultChangeFeed implements ChangeFeed, CommitListener {
   private final Set<Registered> listeners = ConcurrentHashMap.newKeySet();
   /** Per document, the revision and hash last seen: "rev:hash". */
   private final Map<String, String> lastSeen = new ConcurrentHashMap<>();
+  private final java.util.concurrent.ExecutorService fanOut =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "gram-push");
+            t.setDaemon(true);
+            return t;
+          });
 
   @Override
   public void onChange(String path, DocSnapshot snapshot) {
     ResourceChange change = change(path, snapshot);
-    if (change == null) {
+    if (change == null || listeners.isEmpty()) {
       return;
     }
+    fanOut.execute(() -> tell(change));
+  }
+
+  private void tell(ResourceChange change) {
     for (Registered r : listeners) {
       try {
         r.listener.accept(change);
       } catch (RuntimeException e) {
-        LOG.error("change listener failed for {}", path, e);
+        LOG.error("change listener failed for {}", change.path(), e);
       }
     }
   }

@@ -31,7 +31,8 @@
  *
  * <h2>Threads</h2>
  *
- * Listing and reading run on the caller's event loop from immutable snapshots; the feed runs on
- * the vault's I/O threads and does constant work per listener.
+ * Listing and reading run on the caller's event loop from immutable snapshots; the feed works
+ * out each change on the vault's I/O thread and tells listeners on its own {@code gram-push}
+ * thread.
  */
 package dev.gram.tools.resources;

@@ -3,9 +3,9 @@ package dev.gram.tools.spi;
 import java.util.function.Consumer;
 
 /**
- * Tells listeners of every document change. A listener is called on the committing thread before
- * the writer's receipt goes back, so it must only hand the change on (a subscriber's queue) and
- * return: a commit never waits for delivery.
+ * Tells listeners of every document change, in commit order, on one thread the feed owns (never
+ * the committing thread). A listener must only hand the change on (a subscriber's queue) and
+ * return, since every other listener waits behind it; a commit never waits for any of them.
  */
 public interface ChangeFeed {
 
