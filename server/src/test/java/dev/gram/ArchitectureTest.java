@@ -56,7 +56,7 @@ class ArchitectureTest {
         .layer("Store").definedBy("dev.gram.store..")
         .layer("Index").definedBy("dev.gram.index..")
         .layer("ToolSpi").definedBy("dev.gram.tools.spi..")
-        .layer("Tools").definedBy("dev.gram.tools", "dev.gram.tools.support..")
+        .layer("Tools").definedBy("dev.gram.tools", "dev.gram.tools.support..", "dev.gram.tools.resources..")
         .layer("Protocol").definedBy("dev.gram.protocol..")
         .layer("Transport").definedBy("dev.gram.transport..")
         .layer("Server").definedBy("dev.gram.server..")

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * Case files as data: {@code <dir>/*.json}, each {@code {about, vars?, setup?, cases: [{name,
- * about?, needs?, steps}]}}. Loading checks every key, so a misspelt one fails loudly instead of
+ * about?, needs?, era?, steps}]}}. Loading checks every key, so a misspelt one fails loudly instead of
  * being ignored.
  */
 final class Cases {

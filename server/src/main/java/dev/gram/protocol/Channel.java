@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -19,7 +20,8 @@ import java.util.function.Consumer;
 public final class Channel {
   private final String transport;
   private final String id;
-  private final Consumer<JsonObject> outbound;
+  private final Outbound outbound;
+  private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
   private final ConcurrentMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
   private volatile Handshake handshake;
   private volatile boolean initialized;
@@ -43,7 +45,7 @@ public final class Channel {
   public Channel(String transport, String id, Consumer<JsonObject> outbound) {
     this.transport = transport;
     this.id = id;
-    this.outbound = outbound;
+    this.outbound = Outbound.of(outbound);
   }
 
   public String transport() {
@@ -80,6 +82,39 @@ public final class Channel {
 
   public void touch() {
     lastUsedMillis = System.currentTimeMillis();
+  }
+
+  /** Where this channel's unsolicited messages go (a subscription's notifications). */
+  Outbound outbound() {
+    return new Outbound() {
+      @Override
+      public void accept(JsonObject notification) {
+        send(notification);
+      }
+
+      @Override
+      public boolean congested() {
+        return outbound.congested();
+      }
+
+      @Override
+      public java.util.concurrent.Executor executor() {
+        return outbound.executor();
+      }
+    };
+  }
+
+  /** True while the transport holds more for this channel's client than it wants to. */
+  boolean congested() {
+    return outbound.congested();
+  }
+
+  /** Runs {@code hook} when the channel closes (at once if it already has). */
+  void onClose(Runnable hook) {
+    closeHooks.add(hook);
+    if (closed && closeHooks.remove(hook)) {
+      hook.run();
+    }
   }
 
   void send(JsonObject notification) {
@@ -122,6 +157,9 @@ public final class Channel {
     for (InFlight c : calls) {
       c.cancel(reason);
     }
+    List<Runnable> hooks = new ArrayList<>(closeHooks);
+    closeHooks.clear();
+    hooks.forEach(Runnable::run);
   }
 
   public int inFlightCount() {

@@ -10,9 +10,11 @@ import io.vertx.core.json.JsonObject;
  */
 final class LegacyHandshake {
   private final ServerInfo info;
+  private final boolean resourcesAndPrompts;
 
-  LegacyHandshake(ServerInfo info) {
+  LegacyHandshake(ServerInfo info, boolean resourcesAndPrompts) {
     this.info = info;
+    this.resourcesAndPrompts = resourcesAndPrompts;
   }
 
   Reply initialize(JsonRpc.Request req, Channel channel) {
@@ -40,7 +42,7 @@ final class LegacyHandshake {
     JsonObject result =
         new JsonObject()
             .put("protocolVersion", version)
-            .put("capabilities", ServerInfo.capabilities())
+            .put("capabilities", ServerInfo.capabilities(resourcesAndPrompts))
             .put("serverInfo", info.implementation());
     if (info.instructions() != null) {
       result.put("instructions", info.instructions());

@@ -1,5 +1,7 @@
 package dev.gram.protocol;
 
+import dev.gram.tools.spi.Prompts;
+import dev.gram.tools.spi.Resources;
 import dev.gram.tools.spi.ToolRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -26,18 +28,38 @@ public final class McpDispatcher {
   private final ToolsList toolsList;
   private final ToolsCall toolsCall;
   private final Subscriptions subscriptions;
+  private final ResourcesMethods resources;
+  private final PromptsMethods prompts;
   private final RunningTools running;
 
+  /** A server of tools only: no resources, no prompts. */
   public McpDispatcher(
       Vertx vertx, ToolRegistry registry, ServerInfo info, ProtocolMetrics metrics) {
+    this(vertx, registry, null, null, info, metrics);
+  }
+
+  /**
+   * @param resources the documents as resources, or null for none
+   * @param prompts the prompts, or null for none; served together with resources
+   */
+  public McpDispatcher(
+      Vertx vertx,
+      ToolRegistry registry,
+      Resources resources,
+      Prompts prompts,
+      ServerInfo info,
+      ProtocolMetrics metrics) {
     this.info = info;
     this.metrics = metrics;
-    this.legacyHandshake = new LegacyHandshake(info);
-    this.modernEra = new ModernEra(info);
+    boolean served = resources != null && prompts != null;
+    this.legacyHandshake = new LegacyHandshake(info, served);
+    this.modernEra = new ModernEra(info, served);
     this.toolsList = new ToolsList(registry.tools(), info);
     this.running = new RunningTools(vertx);
     this.toolsCall = new ToolsCall(registry, new ToolResults(info), metrics, running);
-    this.subscriptions = new Subscriptions(info);
+    this.subscriptions = new Subscriptions(info, served ? resources : null);
+    this.resources = served ? new ResourcesMethods(resources, info) : null;
+    this.prompts = served ? new PromptsMethods(prompts, info) : null;
   }
 
   public ServerInfo serverInfo() {
@@ -141,7 +163,24 @@ public final class McpDispatcher {
       case "ping" -> Future.succeededFuture(LegacyHandshake.ping(req));
       case "tools/list" -> Future.succeededFuture(toolsList.list(req, Era.LEGACY));
       case "tools/call" -> toolsCall.call(req, channel, stream, agent, Era.LEGACY);
-      default -> Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.METHOD_ERROR));
+      default -> {
+        if (resources == null) {
+          yield Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.METHOD_ERROR));
+        }
+        yield switch (req.method()) {
+          case "resources/list" -> resources.list(req, Era.LEGACY);
+          case "resources/templates/list" ->
+              Future.succeededFuture(resources.templates(req, Era.LEGACY));
+          case "resources/read" -> resources.read(req, Era.LEGACY);
+          case "resources/subscribe" ->
+              Future.succeededFuture(subscriptions.subscribe(req, channel));
+          case "resources/unsubscribe" ->
+              Future.succeededFuture(subscriptions.unsubscribe(req, channel));
+          case "prompts/list" -> Future.succeededFuture(prompts.list(req, Era.LEGACY));
+          case "prompts/get" -> Future.succeededFuture(prompts.get(req, Era.LEGACY));
+          default -> Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.METHOD_ERROR));
+        };
+      }
     };
   }
 
@@ -158,8 +197,22 @@ public final class McpDispatcher {
       case "tools/list" -> Future.succeededFuture(toolsList.list(req, Era.MODERN));
       case "tools/call" -> toolsCall.call(req, channel, stream, agent, Era.MODERN);
       case "subscriptions/listen" -> subscriptions.listen(req, channel, stream);
-      // ping is gone from this era: server/discover answers whether the server is there.
-      default -> Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.UNKNOWN_METHOD));
+      // ping is gone from this era: server/discover answers whether the server is there; so are
+      // resources/subscribe and unsubscribe, replaced by subscriptions/listen.
+      default -> {
+        if (resources == null) {
+          yield Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.UNKNOWN_METHOD));
+        }
+        yield switch (req.method()) {
+          case "resources/list" -> resources.list(req, Era.MODERN);
+          case "resources/templates/list" ->
+              Future.succeededFuture(resources.templates(req, Era.MODERN));
+          case "resources/read" -> resources.read(req, Era.MODERN);
+          case "prompts/list" -> Future.succeededFuture(prompts.list(req, Era.MODERN));
+          case "prompts/get" -> Future.succeededFuture(prompts.get(req, Era.MODERN));
+          default -> Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.UNKNOWN_METHOD));
+        };
+      }
     };
   }
 
@@ -171,6 +224,11 @@ public final class McpDispatcher {
   /** Ends every open {@code subscriptions/listen} stream with its graceful final result. */
   public void endSubscriptions() {
     subscriptions.endAll();
+  }
+
+  /** Resource subscriptions alive now (2026-07-28 streams and legacy channels' watches). */
+  public int liveSubscriptions() {
+    return subscriptions.live();
   }
 
   /** Tool calls still running, including cancelled ones whose tool has not finished yet. */

@@ -17,9 +17,11 @@ final class ModernEra {
   static final long LIST_TTL_MS = 300_000;
 
   private final ServerInfo info;
+  private final boolean resourcesAndPrompts;
 
-  ModernEra(ServerInfo info) {
+  ModernEra(ServerInfo info, boolean resourcesAndPrompts) {
     this.info = info;
+    this.resourcesAndPrompts = resourcesAndPrompts;
   }
 
   /** The refusal of a request whose {@code _meta} is incomplete; {@code null} when it is fine. */
@@ -49,7 +51,7 @@ final class ModernEra {
         new JsonObject()
             .put("resultType", "complete")
             .put("supportedVersions", new JsonArray(new ArrayList<>(ProtocolVersions.ALL)))
-            .put("capabilities", ServerInfo.capabilities());
+            .put("capabilities", ServerInfo.capabilities(resourcesAndPrompts));
     if (info.instructions() != null) {
       result.put("instructions", info.instructions());
     }

@@ -19,10 +19,16 @@ public record ServerInfo(String name, String version, String instructions) {
   }
 
   /**
-   * What {@code initialize} and {@code server/discover} announce. The tool list never changes
-   * while the server runs, so there is no {@code listChanged} to send.
+   * What {@code initialize} and {@code server/discover} announce. The tool and prompt lists never
+   * change while the server runs, so they have no {@code listChanged} to send; documents do, so
+   * resources have both {@code subscribe} and {@code listChanged} when the server serves them.
    */
-  static JsonObject capabilities() {
-    return new JsonObject().put("tools", new JsonObject().put("listChanged", false));
+  static JsonObject capabilities(boolean resourcesAndPrompts) {
+    JsonObject caps = new JsonObject().put("tools", new JsonObject().put("listChanged", false));
+    if (resourcesAndPrompts) {
+      caps.put("resources", new JsonObject().put("subscribe", true).put("listChanged", true))
+          .put("prompts", new JsonObject().put("listChanged", false));
+    }
+    return caps;
   }
 }

@@ -33,7 +33,16 @@
  *   <li>{@code ToolsList}: {@code tools/list};
  *   <li>{@code ToolsCall}: {@code tools/call}, with {@code CallInFlight} as the context a running
  *       tool sees (progress, cancellation) and {@code ToolResults} shaping what it gives;
- *   <li>{@code Subscriptions}: {@code subscriptions/listen}.
+ *   <li>{@code ResourcesMethods}: {@code resources/list}, {@code resources/templates/list}, {@code
+ *       resources/read}; {@code PromptsMethods}: {@code prompts/list}, {@code prompts/get}; both
+ *       from the {@code tools.spi} interfaces, with {@code CacheHints} for 2026-07-28 and {@code
+ *       ResourceErrors} turning the contract's error codes into JSON-RPC errors;
+ *   <li>{@code Subscriptions}: {@code resources/subscribe} and {@code resources/unsubscribe}
+ *       (legacy) and {@code subscriptions/listen} (2026-07-28), each subscription one {@code
+ *       SubscriberStream}: a bounded queue that coalesces per document, woken through a Mutiny
+ *       {@code Multi} whose overflow strategy keeps only the latest wake-up, so a commit only
+ *       enqueues and never waits for a client. {@link dev.gram.protocol.Outbound} lets a transport
+ *       say it is congested, and the stream holds back meanwhile.
  * </ul>
  *
  * <h2>Outcomes, not statuses</h2>
@@ -54,14 +63,16 @@
  *       must be there too (else -32602), an unknown version gets -32022 with {@code
  *       data.supported}, every result has {@code resultType}, list and discovery results carry
  *       {@code ttlMs} and {@code cacheScope}, and results name the server in {@code _meta}. Methods:
- *       {@code server/discover}, {@code tools/list}, {@code tools/call}, {@code
- *       subscriptions/listen} (acknowledged with an empty filter, since nothing we list changes;
- *       held open until the client leaves or the server shuts down). {@code ping} is gone.
+ *       {@code server/discover}, {@code tools/list}, {@code tools/call}, the resources and prompts
+ *       methods, {@code subscriptions/listen} (acknowledged with the part of its filter we honour,
+ *       {@code resourceSubscriptions} and {@code resourcesListChanged}; held open until the client
+ *       leaves or the server shuts down). {@code ping} and {@code resources/subscribe} are gone.
  *   <li><b>Legacy (2024-11-05 to 2025-11-25).</b> {@code initialize} records a {@link
  *       dev.gram.protocol.Channel.Handshake} on the channel (the stdio process, an HTTP session,
  *       an SSE connection) and answers the client's version if we speak it, else our newest legacy
  *       one. Later requests without modern {@code _meta} follow that handshake: {@code ping},
- *       {@code tools/list}, {@code tools/call}; results keep their legacy shape.
+ *       {@code tools/list}, {@code tools/call}, the resources and prompts methods and {@code
+ *       resources/subscribe}; results keep their legacy shape.
  * </ul>
  *
  * A request with neither a handshake nor modern {@code _meta} is invalid params (-32602), except

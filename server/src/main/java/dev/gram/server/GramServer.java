@@ -72,6 +72,11 @@ public final class GramServer {
     return services;
   }
 
+  /** The dispatcher every transport shares (tests count its live subscriptions). */
+  public McpDispatcher dispatcher() {
+    return dispatcher;
+  }
+
   /** The build's version ({@link BuildInfo}), also sent as {@code serverInfo.version}. */
   public static String version() {
     return BuildInfo.version();
@@ -148,6 +153,8 @@ public final class GramServer {
         new McpDispatcher(
             vertx,
             registry,
+            services.resources(),
+            services.prompts(),
             new ServerInfo("gram-mcp", version(), instructions()),
             metrics);
     Future<Void> chain = Future.succeededFuture();

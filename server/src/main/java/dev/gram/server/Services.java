@@ -7,6 +7,15 @@ import dev.gram.store.Vault;
 import dev.gram.store.VaultPath;
 import dev.gram.tools.support.GramContext;
 import dev.gram.tools.support.ToolSettings;
+import dev.gram.format.GramDocument;
+import dev.gram.store.DocSnapshot;
+import dev.gram.tools.resources.DocumentResources;
+import dev.gram.tools.resources.DocumentSource;
+import dev.gram.tools.support.BodyRefs;
+import dev.gram.tools.resources.MemoryPrompts;
+import dev.gram.tools.resources.VaultChangeFeed;
+import dev.gram.tools.spi.Prompts;
+import dev.gram.tools.spi.Resources;
 import dev.gram.tools.spi.ToolRegistry;
 import dev.gram.tools.Tools;
 import io.vertx.core.Future;
@@ -24,12 +33,17 @@ public final class Services {
   private final RecallIndex index;
   private final GramContext context;
   private final ToolRegistry tools;
+  private final Resources resources;
+  private final Prompts prompts;
 
-  private Services(Vault vault, RecallIndex index, GramContext context, ToolRegistry tools) {
+  private Services(
+      Vault vault, RecallIndex index, GramContext context, ToolRegistry tools, Resources resources, Prompts prompts) {
     this.vault = vault;
     this.index = index;
     this.context = context;
     this.tools = tools;
+    this.resources = resources;
+    this.prompts = prompts;
   }
 
   /** Opens the vault (scanning it in the background) and builds the tools. */
@@ -44,6 +58,10 @@ public final class Services {
     // Absolute: the start-up line and the logs name the folder, whatever the working directory.
     RecallIndex index =
         RecallIndex.open(vault, config.index().toAbsolutePath().normalize(), config.semantic());
+    // The change feed too: the scan tells it each document's revision, so only later writes are
+    // news to subscribers.
+    VaultChangeFeed changes = new VaultChangeFeed();
+    vault.addListener(changes);
     vault.start();
     for (String path : config.injectCommitUnknown()) {
       vault.injectCommitUnknown(vault.paths().document(path));
@@ -54,7 +72,33 @@ public final class Services {
     // The tools see the vault only through the store's interfaces, and only their own settings.
     GramContext ctx =
         new GramContext(vertx, vault, vault, index, index, new ToolSettings(config.readDeadline()), clock);
-    return new Services(vault, index, ctx, Tools.registry(ctx));
+    return new Services(
+        vault, index, ctx, Tools.registry(ctx), new DocumentResources(source(vault), changes), new MemoryPrompts());
+  }
+
+  /** The vault as resources see it: through the narrow interface their package declares. */
+  private static DocumentSource source(Vault vault) {
+    return new DocumentSource() {
+      @Override
+      public PathResolver paths() {
+        return vault.paths();
+      }
+
+      @Override
+      public List<DocSnapshot> documents() {
+        return vault.documents();
+      }
+
+      @Override
+      public Future<DocSnapshot> read(VaultPath path) {
+        return vault.read(path);
+      }
+
+      @Override
+      public BodyRefs refs(GramDocument doc) {
+        return BodyRefs.in(doc, vault);
+      }
+    };
   }
 
   public GramContext context() {
@@ -63,6 +107,15 @@ public final class Services {
 
   public ToolRegistry tools() {
     return tools;
+  }
+
+  /** The documents as MCP resources, with the change feed subscriptions hear. */
+  public Resources resources() {
+    return resources;
+  }
+
+  public Prompts prompts() {
+    return prompts;
   }
 
   public Vault vault() {

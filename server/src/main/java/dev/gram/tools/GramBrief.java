@@ -59,7 +59,8 @@ public final class GramBrief extends ReadTool {
         + "title, status, priority] (blockers and risks first; proposed and finished work left "
         + "out), recent revisions as [path, rev, recorded, effective, by, \"+added ~changed "
         + "-removed\"], and next: pass it as since to gram_changes on your next visit. limit bounds "
-        + "each list.";
+        + "each list. To hear other agents' writes meanwhile, subscribe to the folder's resource "
+        + "(gram://<folder>/); notifications are hints, gram_changes is the record.";
   }
 
   @Override

@@ -67,7 +67,9 @@ public final class GramChanges extends ReadTool {
         + "with its path, rev, time, author and add [id, type, title], set [id, title, changed "
         + "keys], del [id, title]; the document owner is doc. Keep next and pass it as since on "
         + "your next visit; more continues a long answer as cursor, also inside a revision too large "
-        + "for one answer (rows_left says how many of its rows follow).";
+        + "for one answer (rows_left says how many of its rows follow). This is the record a "
+        + "resource notification only hints at: after one, or after a dropped subscription, call "
+        + "it with since_revision set to the last rev you saw.";
   }
 
   /** One revision of one document, as listed. */

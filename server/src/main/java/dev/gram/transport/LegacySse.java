@@ -39,7 +39,7 @@ final class LegacySse {
   void open(RoutingContext ctx) {
     String id = StreamableHttp.newId();
     SseStream stream = new SseStream(vertx, ctx.response(), keepAliveMs);
-    Channel channel = new Channel("sse", id, stream::message);
+    Channel channel = new Channel("sse", id, stream);
     connections.put(id, new Connection(channel, stream));
     ctx.response()
         .closeHandler(

@@ -1,5 +1,6 @@
 package dev.gram.transport;
 
+import dev.gram.protocol.Outbound;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -17,7 +18,10 @@ import org.slf4j.LoggerFactory;
  * writes each as one line, in the order they were queued. Writing to a pipe blocks when the
  * reader is slow, so it never happens on an event loop; callers only enqueue.
  */
-final class LineWriter {
+final class LineWriter implements Outbound {
+  /** Lines queued past which a subscription holds back and coalesces instead. */
+  private static final int CONGESTED_LINES = 1024;
+
   private static final Logger LOG = LoggerFactory.getLogger(LineWriter.class);
   private static final byte[] NEWLINE = {'\n'};
 
@@ -47,6 +51,17 @@ final class LineWriter {
       // encode() never emits a raw newline: newlines inside strings are escaped.
       queue.add(new Line(message.encode().getBytes(StandardCharsets.UTF_8)));
     }
+  }
+
+  @Override
+  public void accept(JsonObject message) {
+    send(message);
+  }
+
+  /** The client reads stdout slower than we write: the queue is long. */
+  @Override
+  public boolean congested() {
+    return queue.size() > CONGESTED_LINES;
   }
 
   /** Completes once everything queued so far is written and flushed. */

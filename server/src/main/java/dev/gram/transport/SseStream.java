@@ -1,5 +1,6 @@
 package dev.gram.transport;
 
+import dev.gram.protocol.Outbound;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -10,8 +11,9 @@ import io.vertx.core.json.JsonObject;
  * {@code keepAliveMs} keeps quiet streams from hitting idle timeouts. Safe to use from any thread:
  * Vert.x hands writes to the connection's event loop.
  */
-final class SseStream {
+final class SseStream implements Outbound {
   private final Vertx vertx;
+  private final io.vertx.core.Context context;
   private final HttpServerResponse response;
   private final long keepAliveMs;
   private long timer = -1;
@@ -20,6 +22,8 @@ final class SseStream {
 
   SseStream(Vertx vertx, HttpServerResponse response, long keepAliveMs) {
     this.vertx = vertx;
+    // Made on the request's event loop: the connection's own thread.
+    this.context = vertx.getOrCreateContext();
     this.response = response;
     this.keepAliveMs = keepAliveMs;
   }
@@ -82,6 +86,22 @@ final class SseStream {
 
   void message(JsonObject message) {
     event("message", message.encode());
+  }
+
+  @Override
+  public void accept(JsonObject message) {
+    message(message);
+  }
+
+  @Override
+  public java.util.concurrent.Executor executor() {
+    return task -> context.runOnContext(v -> task.run());
+  }
+
+  /** The connection has more queued than Vert.x wants to buffer: the client is not reading. */
+  @Override
+  public boolean congested() {
+    return !ended() && response.writeQueueFull();
   }
 
   synchronized void end() {

@@ -44,7 +44,7 @@ public final class StdioTransport extends VerticleBase implements Transport {
   @Override
   public Future<?> start() {
     writer = new LineWriter(out);
-    channel = new Channel("stdio", "stdio", writer::send);
+    channel = new Channel("stdio", "stdio", writer);
     Thread reader =
         new Thread(new LineReader(in, maxLineBytes, this::fromReader, this::eof), "gram-stdin");
     reader.setDaemon(true);

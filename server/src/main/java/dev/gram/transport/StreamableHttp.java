@@ -3,6 +3,7 @@ package dev.gram.transport;
 import dev.gram.protocol.Channel;
 import dev.gram.protocol.JsonRpc;
 import dev.gram.protocol.McpDispatcher;
+import dev.gram.protocol.Outbound;
 import dev.gram.protocol.ProtocolVersions;
 import dev.gram.protocol.Reply;
 import io.vertx.core.Vertx;
@@ -24,8 +25,9 @@ import java.util.function.Consumer;
  *
  * <p><b>Legacy (2025-03-26 … 2025-11-25).</b> {@code initialize} without a session opens one and
  * answers with {@code Mcp-Session-Id}; every later POST, GET and DELETE names it. An unknown or
- * ended session gets 404, a missing one 400. GET opens the session's SSE stream (this server sends
- * nothing unsolicited, so it carries only keep-alives); DELETE ends the session.
+ * ended session gets 404, a missing one 400. GET opens the session's SSE stream, which carries the
+ * session's resource notifications (and keep-alives); DELETE ends the session and its
+ * subscriptions.
  *
  * <p><b>Modern (2026-07-28).</b> A POST whose body carries {@code _meta.
  * io.modelcontextprotocol/protocolVersion}, or whose {@code MCP-Protocol-Version} header names a
@@ -45,13 +47,46 @@ final class StreamableHttp {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  /** A legacy session: its channel and the GET streams open on it. */
-  static final class Session {
+  /**
+   * A legacy session: its channel and the GET streams open on it. What the server sends unasked
+   * (a subscription's notifications) goes out on one of its GET streams; with none open it is
+   * dropped, as notifications are hints and the document's history is the record.
+   */
+  static final class Session implements Outbound {
     final Channel channel;
     final Set<SseStream> streams = ConcurrentHashMap.newKeySet();
 
-    Session(Channel channel) {
-      this.channel = channel;
+    Session(String id) {
+      this.channel = new Channel("http", id, this);
+    }
+
+    private SseStream stream() {
+      for (SseStream s : streams) {
+        if (!s.ended()) {
+          return s;
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public void accept(JsonObject message) {
+      SseStream s = stream();
+      if (s != null) {
+        s.message(message);
+      }
+    }
+
+    @Override
+    public boolean congested() {
+      SseStream s = stream();
+      return s != null && s.congested();
+    }
+
+    @Override
+    public java.util.concurrent.Executor executor() {
+      SseStream s = stream();
+      return s == null ? null : s.executor();
     }
   }
 
@@ -122,7 +157,7 @@ final class StreamableHttp {
     }
     if (initialize) {
       String id = newId();
-      Session session = new Session(new Channel("http", id, m -> {}));
+      Session session = new Session(id);
       sessions.put(id, session);
       dispatcher
           .handle(msg, session.channel)
@@ -166,7 +201,7 @@ final class StreamableHttp {
         accepts(ctx.request(), "text/event-stream")
             && ("subscriptions/listen".equals(request.method()) || hasProgressToken(request));
     SseStream sse = stream ? new SseStream(vertx, response, keepAliveMs) : null;
-    Consumer<JsonObject> notifications = sse == null ? m -> {} : sse::message;
+    Consumer<JsonObject> notifications = sse == null ? m -> {} : sse;
     if (modern) {
       response.closeHandler(v -> channel.close("response stream closed"));
     }

@@ -51,7 +51,7 @@ import java.util.function.Supplier;
  *
  * <pre>mvn -B -Pbench -DskipTests package exec:exec</pre>
  *
- * Sections ({@code -Dbench.only=floor,writes,reads,recall,start}, all by default):
+ * Sections ({@code -Dbench.only=floor,writes,reads,recall,push,start}, all by default):
  *
  * <ol>
  *   <li><b>floor</b>: the durable replace of the disk under the vault (4 KiB, fsync, rename, fsync
@@ -61,6 +61,9 @@ import java.util.function.Supplier;
  *   <li><b>reads</b>: gram_get and gram_context over HTTP with 1, 16, 64 clients, and over stdio;
  *   <li><b>recall</b>: per mode on 10,000 and 100,000 records, index build rate, and the time from
  *       a write's receipt to another client's recall finding it;
+ *   <li><b>push</b>: receipt → notification
+ *       over stdio and HTTP, and 1,000 listeners on one document at 100 writes/s ({@link
+ *       PushBench});
  *   <li><b>start</b>: process start to the first answered tools/list, on an empty vault and on a
  *       10,000-document vault; resident memory.
  * </ol>
@@ -79,7 +82,7 @@ public final class Bench {
 
   public static void main(String[] args) throws Exception {
     int seconds = Integer.getInteger("bench.seconds", 5);
-    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,reads,recall,start").split(","));
+    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,reads,recall,push,start").split(","));
     Path root = Path.of(System.getProperty("bench.dir", "target/bench"));
     Files.createDirectories(root);
     Path dir = Files.createTempDirectory(root.toAbsolutePath(), "run-");
@@ -101,6 +104,9 @@ public final class Bench {
       for (String n : System.getProperty("bench.records", "10000,100000").split(",")) {
         recall(dir.resolve("recall-" + n.trim()), Integer.parseInt(n.trim()), d);
       }
+    }
+    if (only.contains("push")) {
+      PushBench.run(dir.resolve("push"), d);
     }
     if (only.contains("start")) {
       start(dir.resolve("start"), Integer.getInteger("bench.startDocs", 10_000));
@@ -265,7 +271,7 @@ public final class Bench {
     };
   }
 
-  private static JsonObject patch(JsonObject known, String requestId, String recordId) {
+  static JsonObject patch(JsonObject known, String requestId, String recordId) {
     return new JsonObject()
         .put("path", known.getString("path"))
         .put("base_revision", known.getInteger("rev"))
@@ -580,6 +586,15 @@ public final class Bench {
         .POST(HttpRequest.BodyPublishers.ofString(body)).build();
     HttpResponse<String> resp = POLLER.send(req, HttpResponse.BodyHandlers.ofString());
     return new JsonObject(resp.body()).getJsonObject("result").getJsonObject("structuredContent");
+  }
+
+  /** Waits for a future whose failure only matters to the log (closing clients). */
+  static void await0(Future<?> f) {
+    try {
+      f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      System.err.println("ignored: " + e);
+    }
   }
 
   static <T> T await(Future<T> f) throws Exception {

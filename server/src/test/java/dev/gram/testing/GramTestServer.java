@@ -73,6 +73,11 @@ public final class GramTestServer implements AutoCloseable {
     return server.services();
   }
 
+  /** The dispatcher every transport of this server shares. */
+  public dev.gram.protocol.McpDispatcher dispatcher() {
+    return server.dispatcher();
+  }
+
   public int httpPort() {
     return server.httpPort();
   }

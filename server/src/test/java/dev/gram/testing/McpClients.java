@@ -73,6 +73,59 @@ public final class McpClients {
         clientName);
   }
 
+  /**
+   * A client that hears resource updates: the SDK reads each updated resource and hands its
+   * contents to {@code updates}.
+   */
+  public static McpSyncClient subscriber(
+      McpClientTransport transport,
+      String clientName,
+      java.util.function.Consumer<List<McpSchema.ResourceContents>> updates) {
+    return McpClient.sync(transport)
+        .clientInfo(new McpSchema.Implementation(clientName, "1.0.0"))
+        .requestTimeout(TIMEOUT)
+        .initializationTimeout(TIMEOUT)
+        .resourcesUpdateConsumer(updates)
+        .build();
+  }
+
+  /** Streamable HTTP transport at {@code origin}'s {@code /mcp}. */
+  public static McpClientTransport streamableHttpTransport(String origin) {
+    return HttpClientStreamableHttpTransport.builder(origin)
+        .endpoint("/mcp")
+        .connectTimeout(TIMEOUT)
+        .build();
+  }
+
+  /** Legacy HTTP+SSE transport at {@code origin}'s {@code /sse}. */
+  public static McpClientTransport sseTransport(String origin) {
+    return HttpClientSseClientTransport.builder(origin)
+        .sseEndpoint("/sse")
+        .connectTimeout(TIMEOUT)
+        .build();
+  }
+
+  /**
+   * A stdio transport that launches the jar with HTTP on as well (a free port), so a second client
+   * can reach the same server; the server's stderr lines go to {@code stderr}, where it names its
+   * URL.
+   */
+  public static McpClientTransport stdioWithHttp(Path dir, Queue<String> stderr) {
+    try {
+      Path vault = Files.createDirectories(dir.resolve("vault"));
+      Path index = Files.createDirectories(dir.resolve("index"));
+      List<String> cmd =
+          ServerProcess.command(vault, index, "--port", "0", "--no-welcome", "--no-semantic");
+      ServerParameters params =
+          ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build();
+      StdioClientTransport transport = new StdioClientTransport(params, McpJsonDefaults.getMapper());
+      transport.setStdErrorHandler(stderr::add);
+      return transport;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static McpSyncClient build(McpClientTransport transport, String clientName) {
     return McpClient.sync(transport)
         .clientInfo(new McpSchema.Implementation(clientName, "1.0.0"))

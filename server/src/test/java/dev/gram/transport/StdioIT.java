@@ -95,7 +95,7 @@ class StdioIT {
     JsonObject unknownTool = stdio.request("tools/call", StdioClient.modern("x").put("name", "gram_nope"));
     assertThat(unknownTool.getJsonObject("error").getInteger("code")).isEqualTo(-32602);
 
-    JsonObject unknownMethod = stdio.request("prompts/list", StdioClient.modern("x"));
+    JsonObject unknownMethod = stdio.request("completion/complete", StdioClient.modern("x"));
     assertThat(unknownMethod.getJsonObject("error").getInteger("code")).isEqualTo(-32601);
 
     JsonObject badArgs = stdio.request("tools/call", StdioClient.modern("x").put("name", "gram_get").put("arguments", "path"));

@@ -216,7 +216,7 @@ class StreamableHttpIT {
 
   @Test
   void unknownMethodIs404MethodNotFound() {
-    HttpResponse<String> r = http.modern("resources/list", new JsonObject()).send();
+    HttpResponse<String> r = http.modern("completion/complete", new JsonObject()).send();
     assertThat(r.statusCode()).isEqualTo(404);
     assertThat(errorCode(r)).isEqualTo(-32601);
   }
