@@ -41,6 +41,8 @@ final class BackgroundEmbedder {
   private final long yieldQuietNanos;
   private final long yieldMaxNanos;
   private final PathQueue queue = new PathQueue();
+  /** The embedding pass's own progress line: a large vault takes minutes, and says so. */
+  private final Progress progress = new Progress(this::backlog, "embedding", "embedded vectors of");
   private volatile boolean closed;
 
   BackgroundEmbedder(
@@ -124,6 +126,7 @@ final class BackgroundEmbedder {
         } catch (IOException | RuntimeException e) {
           LOG.warn("embedding {} failed: {}", path, e.toString());
         }
+        progress.step();
       }
     }
   }
@@ -131,6 +134,11 @@ final class BackgroundEmbedder {
   void stop() {
     closed = true;
     queue.wake();
+  }
+
+  /** Shows the embedding pass's progress; called periodically. */
+  void showProgress() {
+    progress.tick();
   }
 
   private void embed(String path, EmbeddingModel.Encoder enc) throws IOException {

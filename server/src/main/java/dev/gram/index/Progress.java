@@ -23,6 +23,9 @@ final class Progress {
   private final boolean terminal;
   private final PrintStream err;
   private final IntSupplier remaining;
+  /** What is being done, as the line says it: indexing … documents, embedding … documents. */
+  private final String doing;
+  private final String did;
   private long burstStart = -1;
   private int doneAtBurstStart;
   private int done;
@@ -34,9 +37,20 @@ final class Progress {
   }
 
   Progress(boolean terminal, PrintStream err, IntSupplier remaining) {
+    this(terminal, err, remaining, "indexing", "indexed");
+  }
+
+  /** A progress line of another pass: {@code doing} and {@code did} are its verb ("embedding"). */
+  Progress(IntSupplier remaining, String doing, String did) {
+    this(stderrIsTerminal(), System.err, remaining, doing, did);
+  }
+
+  Progress(boolean terminal, PrintStream err, IntSupplier remaining, String doing, String did) {
     this.terminal = terminal;
     this.err = err;
     this.remaining = remaining;
+    this.doing = doing;
+    this.did = did;
   }
 
   /**
@@ -77,7 +91,7 @@ final class Progress {
     long elapsed = Math.max(1, now - burstStart);
     if (left == 0) {
       if (shown || elapsed >= SHOW_AFTER_MS) {
-        String line = String.format(Locale.ROOT, "indexed %,d documents in %.1f s", count, elapsed / 1000.0);
+        String line = String.format(Locale.ROOT, "%s %,d documents in %.1f s", did, count, elapsed / 1000.0);
         if (terminal) {
           err.print("\r\033[Kgram-mcp: " + line + "\n");
           err.flush();
@@ -95,7 +109,7 @@ final class Progress {
     double rate = count * 1000.0 / elapsed;
     String eta = rate > 0 ? String.format(Locale.ROOT, "%,d s left", Math.round(left / rate)) : "…";
     String line =
-        String.format(Locale.ROOT, "indexing %,d/%,d documents, %.0f/s, %s", count, count + left, rate, eta);
+        String.format(Locale.ROOT, "%s %,d/%,d documents, %.0f/s, %s", doing, count, count + left, rate, eta);
     if (terminal) {
       err.print("\r\033[Kgram-mcp: " + line);
       err.flush();

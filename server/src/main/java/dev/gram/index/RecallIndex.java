@@ -119,6 +119,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
     embedderThread.start();
     liveWriter.start();
     ticker.scheduleWithFixedDelay(keeper::showProgress, 250, 250, TimeUnit.MILLISECONDS);
+    ticker.scheduleWithFixedDelay(embedder::showProgress, 250, 250, TimeUnit.MILLISECONDS);
     LOG.info("search index at {}{}", index.location(), index.rebuilt() ? " (rebuilt from the vault)" : "");
   }
 

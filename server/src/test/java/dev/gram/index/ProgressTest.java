@@ -42,4 +42,22 @@ class ProgressTest {
     // Log lines go through SLF4J instead.
     assertThat(bytes.size()).isZero();
   }
+
+  @Test
+  void theEmbeddingPassHasALineOfItsOwn() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    AtomicInteger left = new AtomicInteger(30);
+    Progress p = new Progress(true, new PrintStream(bytes, true, StandardCharsets.UTF_8), left::get,
+        "embedding", "embedded vectors of");
+    for (int i = 0; i < 10; i++) {
+      p.step();
+      left.decrementAndGet();
+    }
+    Thread.sleep(Progress.SHOW_AFTER_MS + 50);
+    p.tick();
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("embedding 10/30 documents");
+    left.set(0);
+    p.tick();
+    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("embedded vectors of 10 documents in");
+  }
 }
