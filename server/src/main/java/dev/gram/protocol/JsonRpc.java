@@ -70,9 +70,12 @@ public final class JsonRpc {
     return n.longValue() != 0 || !negativeZeroId(bytes);
   }
 
+  /** Thread-safe once configured; made once, since SDK clients number their first request 0. */
+  private static final com.fasterxml.jackson.core.JsonFactory ID_SCANNER =
+      new com.fasterxml.jackson.core.JsonFactory();
+
   private static boolean negativeZeroId(Buffer bytes) {
-    try (com.fasterxml.jackson.core.JsonParser p =
-        new com.fasterxml.jackson.core.JsonFactory().createParser(bytes.getBytes())) {
+    try (com.fasterxml.jackson.core.JsonParser p = ID_SCANNER.createParser(bytes.getBytes())) {
       if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
         return false;
       }

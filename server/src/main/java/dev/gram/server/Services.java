@@ -7,11 +7,7 @@ import dev.gram.store.Vault;
 import dev.gram.store.VaultPath;
 import dev.gram.tools.support.GramContext;
 import dev.gram.tools.support.ToolSettings;
-import dev.gram.format.GramDocument;
-import dev.gram.store.DocSnapshot;
 import dev.gram.tools.resources.DocumentResources;
-import dev.gram.tools.resources.DocumentSource;
-import dev.gram.tools.support.BodyRefs;
 import dev.gram.tools.resources.MemoryPrompts;
 import dev.gram.tools.resources.VaultChangeFeed;
 import dev.gram.tools.spi.Prompts;
@@ -73,32 +69,7 @@ public final class Services {
     GramContext ctx =
         new GramContext(vertx, vault, vault, index, index, new ToolSettings(config.readDeadline()), clock);
     return new Services(
-        vault, index, ctx, Tools.registry(ctx), new DocumentResources(source(vault), changes), new MemoryPrompts());
-  }
-
-  /** The vault as resources see it: through the narrow interface their package declares. */
-  private static DocumentSource source(Vault vault) {
-    return new DocumentSource() {
-      @Override
-      public PathResolver paths() {
-        return vault.paths();
-      }
-
-      @Override
-      public List<DocSnapshot> documents() {
-        return vault.documents();
-      }
-
-      @Override
-      public Future<DocSnapshot> read(VaultPath path) {
-        return vault.read(path);
-      }
-
-      @Override
-      public BodyRefs refs(GramDocument doc) {
-        return BodyRefs.in(doc, vault);
-      }
-    };
+        vault, index, ctx, Tools.registry(ctx), new DocumentResources(vault, changes), new MemoryPrompts());
   }
 
   public GramContext context() {

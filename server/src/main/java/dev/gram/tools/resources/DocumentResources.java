@@ -4,11 +4,13 @@ import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.GramWriter;
 import dev.gram.store.DocSnapshot;
+import dev.gram.store.DocumentReader;
 import dev.gram.store.VaultPath;
 import dev.gram.tools.spi.ChangeFeed;
 import dev.gram.tools.spi.ResourceScope;
 import dev.gram.tools.spi.Resources;
 import dev.gram.tools.support.Cursors;
+import dev.gram.tools.support.BodyRefs;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -29,10 +31,10 @@ public final class DocumentResources implements Resources {
   /** In a not-found error's details, so the protocol can answer MCP's resource-not-found code. */
   public static final String NOT_FOUND = "not_found";
 
-  private final DocumentSource source;
+  private final DocumentReader source;
   private final ChangeFeed feed;
 
-  public DocumentResources(DocumentSource source, ChangeFeed feed) {
+  public DocumentResources(DocumentReader source, ChangeFeed feed) {
     this.source = source;
     this.feed = feed;
   }
@@ -105,7 +107,7 @@ public final class DocumentResources implements Resources {
         .recover(e -> Future.failedFuture(notFound(uri, e)))
         .map(
             s -> {
-              String md = DocumentMarkdown.render(s, source.refs(s.requireState()));
+              String md = DocumentMarkdown.render(s, BodyRefs.in(s.requireState(), source));
               String source = GramWriter.write(s.requireState());
               return List.of(
                   new ResourceContent(uri, MARKDOWN, md), new ResourceContent(uri, GRAM, source));
