@@ -276,6 +276,26 @@ public final class GramParser {
     throw error(openLine, "block ::" + name + " has no ::end");
   }
 
+  /**
+   * Parses one history entry as {@link HistoryCodec#fileEntry} writes it ({@code @rev} through
+   * {@code chain}); the write-ahead log stores revisions in this form.
+   *
+   * @throws IllegalArgumentException when the text is not exactly one complete entry
+   */
+  public static Revision parseRevision(String entry) {
+    GramParser p = new GramParser(entry);
+    try {
+      Revision r = p.revision();
+      p.skipBlank();
+      if (p.pos < p.lines.length) {
+        throw new IllegalArgumentException("text after the entry at line " + (p.pos + 1));
+      }
+      return r;
+    } catch (SyntaxError e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
   // ---------------------------------------------------------------- history
 
   private GramFile history(GramDocument state) {

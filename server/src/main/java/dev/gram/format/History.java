@@ -189,7 +189,7 @@ public final class History {
   }
 
   private static byte[] encode(Revision r) {
-    return (HistoryCodec.entryText(r) + "chain " + r.chain() + "\n").getBytes(StandardCharsets.UTF_8);
+    return HistoryCodec.fileEntry(r).getBytes(StandardCharsets.UTF_8);
   }
 
   /**
@@ -224,6 +224,28 @@ public final class History {
       at += b.length;
     }
     return out;
+  }
+
+  /**
+   * The first {@code size} revisions of this history: what a file held before revisions that
+   * exist only in memory (an edit by another program adopted at load) were added to it.
+   */
+  public History prefix(int size) throws IntegrityException {
+    if (size < 1 || size > revisions.size()) {
+      throw new IllegalArgumentException("no prefix of " + size + " revisions in " + revisions.size());
+    }
+    if (size == revisions.size()) {
+      return this;
+    }
+    List<String> lines = linesAt(size - 1);
+    Map<Integer, List<String>> cps = new ConcurrentHashMap<>();
+    checkpoints.forEach((rev, text) -> {
+      if (rev < size) {
+        cps.put(rev, text);
+      }
+    });
+    return new History(
+        List.copyOf(revisions.subList(0, size)), List.copyOf(entryBytes.subList(0, size)), lines, cps, newRecent());
   }
 
   /** A new history with one more revision whose canonical text is {@code lines}. */

@@ -49,6 +49,11 @@ public final class HistoryCodec {
     return sb.toString();
   }
 
+  /** An entry as the file stores it: its text and its {@code chain} line. */
+  public static String fileEntry(Revision r) {
+    return entryText(r) + "chain " + r.chain() + "\n";
+  }
+
   public static String chain(String previousChain, Revision r) {
     return Hashes.sha256((previousChain == null ? "" : previousChain) + "\n" + entryText(r));
   }

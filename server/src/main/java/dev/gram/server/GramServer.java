@@ -125,7 +125,15 @@ public final class GramServer {
    * finish before Vert.x closes (the shutdown hook).
    */
   private static Future<List<Tool>> tools(GramServer server) {
-    Services services = Services.start(server.vertx, server.config, java.time.Clock.systemUTC());
+    Services services;
+    try {
+      services = Services.start(server.vertx, server.config, java.time.Clock.systemUTC());
+    } catch (java.io.UncheckedIOException e) {
+      String why = e.getCause() instanceof dev.gram.store.VaultInUseException
+          ? e.getCause().getMessage() + ": connect to that server (--http) or stop it first"
+          : "cannot open the vault's write-ahead log: " + e.getCause().getMessage();
+      return Future.failedFuture(new StartupChecks.StartupException(why));
+    }
     server.services = services;
     server.onShutdown(services::close);
     server.writeQueueDepth(services.vault()::writeQueueDepth);

@@ -52,6 +52,11 @@ public final class ServeOptions {
       description = "longest a reading tool may run before it answers E_TIMEOUT (default 15000)")
   String readDeadlineMs;
 
+  @Option(names = "--checkpoint-lag-ms", paramLabel = "<n>", order = 8,
+      description = "longest a write stays only in the write-ahead log before its .gram file holds it"
+          + " (default 1000)")
+  String checkpointLagMs;
+
   boolean stdio = true;
 
   @Option(names = "--stdio", order = 10,
@@ -126,6 +131,9 @@ public final class ServeOptions {
     Duration deadline = readDeadlineMs == null
         ? ServerConfig.DEFAULT_READ_DEADLINE
         : Duration.ofMillis(ServerConfig.parseInt(readDeadlineMs, "--read-deadline-ms", 1, 600_000));
+    Duration lag = checkpointLagMs == null
+        ? ServerConfig.DEFAULT_CHECKPOINT_LAG
+        : Duration.ofMillis(ServerConfig.parseInt(checkpointLagMs, "--checkpoint-lag-ms", 1, 3_600_000));
     String tok = token != null ? token : env.get(ServerConfig.TOKEN_ENV);
     if (!stdio && !http && !help && !version) {
       throw new ServerConfig.UsageException("both transports are off: keep --stdio or --http");
@@ -152,7 +160,8 @@ public final class ServeOptions {
         List.copyOf(injectCommitUnknown),
         help,
         version,
-        deadline);
+        deadline,
+        lag);
   }
 
   /** The index of a vault given no {@code --index}: a hidden folder inside it. */

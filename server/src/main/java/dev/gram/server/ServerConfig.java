@@ -31,12 +31,15 @@ public record ServerConfig(
     List<String> injectCommitUnknown,
     boolean help,
     boolean version,
-    Duration readDeadline) {
+    Duration readDeadline,
+    Duration checkpointLag) {
 
   public static final int DEFAULT_PORT = 4726;
   /** How long a reading tool may take before it answers {@code E_TIMEOUT}: the tools' default. */
   public static final Duration DEFAULT_READ_DEADLINE = ToolSettings.DEFAULT_READ_DEADLINE;
   public static final String TOKEN_ENV = "GRAM_MCP_TOKEN";
+  /** How long a revision may sit in the write-ahead log before its file holds it. */
+  public static final Duration DEFAULT_CHECKPOINT_LAG = Duration.ofSeconds(1);
 
   /** A folder mounted under {@code @mounts/<id>/}. */
   public record Mount(String id, Path root, boolean writable) {}

@@ -49,7 +49,15 @@ public final class Services {
       mounts.add(new VaultPath.MountPoint(m.id(), m.root(), m.writable()));
     }
     boolean newVault = !java.nio.file.Files.exists(config.vault());
-    Vault vault = new Vault(new PathResolver(config.vault(), mounts), new PatchOps(), clock, 16);
+    Vault vault = new Vault(new PathResolver(config.vault(), mounts), new PatchOps(), clock, 16,
+        new Vault.Durability(Vault.LogMode.WRITE, config.checkpointLag()));
+    try {
+      // Before the index or any transport: recovery comes first, and a vault another process
+      // serves must stop this start with a clear line instead of two writers on one log.
+      vault.openLog();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     // The index must listen before the vault starts: it hears of every document the scan loads.
     // Absolute: the start-up line and the logs name the folder, whatever the working directory.
     RecallIndex index =

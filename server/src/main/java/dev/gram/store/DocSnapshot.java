@@ -38,6 +38,21 @@ public record DocSnapshot(
     int persistedRevisions,
     String failure) {
 
+  /** The same document after its file was (re)written or found unchanged in content. */
+  DocSnapshot withFile(FileFingerprint file, int persisted) {
+    return new DocSnapshot(path, location, state, history, rev, hash, file, persisted, failure);
+  }
+
+  /** The same document, closed to writes for {@code why} ({@code E_INTEGRITY}). */
+  DocSnapshot failing(String why) {
+    return new DocSnapshot(path, location, state, history, rev, hash, fingerprint, persistedRevisions, why);
+  }
+
+  /** Revisions in memory that the file does not hold yet. */
+  boolean unpersisted() {
+    return history != null && persistedRevisions < history.revisions().size();
+  }
+
   /** The 16-hex form agents hold as {@code expected_hash}. */
   public String shortHash() {
     return hash == null ? null : hash.substring(0, 16);

@@ -48,6 +48,11 @@ final class DocumentActor {
   private volatile boolean loaded;
   /** Set after a COMMIT_UNKNOWN: the file may differ from what we think; read it again. */
   private boolean suspect;
+  /**
+   * The snapshot holds revisions that are in the write-ahead log but not yet in the file: a
+   * change to the file by another program must then be merged, not simply read.
+   */
+  private boolean logged;
 
   DocumentActor(Vault vault, VaultPath location) {
     this.vault = vault;
@@ -117,12 +122,66 @@ final class DocumentActor {
 
   // ------------------------------------------------------------------ mailbox-only methods
 
+  /**
+   * Writes every revision that is only in the log into the file (one durable replace), unless
+   * another program changed the file since: then its edit is merged first (see {@link
+   * #reloadIfChanged}). Completes with true once the file holds everything the log holds for
+   * this document.
+   */
+  Future<Boolean> checkpoint() {
+    return Async.run(
+        mailbox,
+        () -> {
+          ensureLoaded();
+          return checkpointNow();
+        });
+  }
+
   private void ensureLoaded() throws IOException {
     if (!loaded) {
       vault.paths().checkLinks(location);
-      publish(DocumentLoader.load(location), true);
+      DocSnapshot s = DocumentLoader.load(location);
+      Replay.Outcome replayed = vault.replayLog(location.path(), s);
+      if (replayed != null) {
+        s = replayed.snapshot();
+        logged = replayed.applied() > 0;
+      }
+      publish(s, true);
       loaded = true;
     }
+  }
+
+  private boolean checkpointNow() throws IOException {
+    if (reloadIfChanged() && snapshot == null) {
+      return true;
+    }
+    DocSnapshot s = snapshot;
+    if (s == null || !logged && !s.unpersisted()) {
+      logged = false;
+      return true;
+    }
+    if (!s.writable()) {
+      return false; // stopped with E_INTEGRITY: its log records stay until someone repairs it
+    }
+    if (!s.unpersisted()) {
+      logged = false;
+      return true;
+    }
+    byte[] bytes = s.requireHistory().fileBytes(GramWriter.write(s.requireState()));
+    try {
+      vault.durable().replace(location.file(), bytes);
+    } catch (DurableFiles.PublishedNotDurable e) {
+      // Ours, but not known durable: keep owing it; the next round writes it again.
+      snapshot = s.withFile(FileFingerprint.of(location.file()), s.persistedRevisions());
+      LOG.warn("checkpoint of {} is not known durable: {}", location.path(), e.getMessage());
+      return false;
+    } catch (IOException e) {
+      LOG.warn("checkpoint of {} failed; its revisions stay in the log: {}", location.path(), cause(e));
+      return false;
+    }
+    snapshot = s.withFile(FileFingerprint.of(location.file()), s.requireHistory().revisions().size());
+    logged = false;
+    return true;
   }
 
   /** Reloads when the file differs from the snapshot; returns true if it did. */
@@ -135,8 +194,63 @@ final class DocumentActor {
     }
     boolean ours = suspect;
     suspect = false;
-    publish(now.exists() ? DocumentLoader.load(location) : null, true);
+    DocSnapshot disk = now.exists() ? DocumentLoader.load(location) : null;
+    if (logged && s != null && s.history() != null) {
+      return mergeOutsideEdit(s, disk);
+    }
+    publish(disk, true);
     return !ours;
+  }
+
+  /**
+   * Another program changed the file while revisions were only in the log. When the file still
+   * continues our history (its revisions are a prefix of ours), nothing acknowledged is lost: an
+   * edit of its state becomes the next revision after ours, as if it had come after them, and
+   * the next checkpoint writes all of it. When it does not (the file was replaced, deleted, or
+   * its history rewritten), the file wins, as it always has for edits by other programs, and our
+   * revisions that it lacks are set aside in the log folder with a warning, never dropped.
+   * Returns true when the state changed.
+   */
+  private boolean mergeOutsideEdit(DocSnapshot mine, DocSnapshot disk) throws IOException {
+    History ours = mine.requireHistory();
+    if (disk != null && disk.history() != null) {
+      int persisted = disk.persistedRevisions();
+      if (persisted >= 1
+          && persisted <= ours.revisions().size()
+          && ours.revision(persisted - 1).chain().equals(disk.history().revision(persisted - 1).chain())) {
+        if (disk.history().revisions().size() == persisted) {
+          // Same history, same state as a revision of ours: touched or copied back, not edited.
+          snapshot = mine.withFile(disk.fingerprint(), persisted);
+          return false;
+        }
+        String topText = GramWriter.write(disk.requireState());
+        List<String> topLines = LineDiff.lines(topText);
+        Revision ext =
+            DocumentLoader.externalRevision(
+                ours, mine.requireState(), disk.state(), topLines, disk.hash(), disk.head().recordedAt());
+        History merged = ours.append(ext, topLines);
+        LOG.warn(
+            "{} was edited by another program while revisions {} to {} were not yet in the file; the edit"
+                + " becomes revision {}, after them",
+            location.path(), persisted, ours.headRev(), ext.rev());
+        publish(
+            new DocSnapshot(
+                location.path(), location, disk.state(), merged, ext.rev(), disk.hash(), disk.fingerprint(),
+                persisted, null),
+            true);
+        return true;
+      }
+    }
+    int from = Math.max(0, mine.persistedRevisions());
+    List<Revision> lost = ours.revisions().subList(from, ours.revisions().size());
+    String why = disk == null
+        ? "the file was deleted by another program before these revisions were written into it"
+        : "the file was replaced by one that does not continue this history before these revisions were"
+            + " written into it";
+    vault.setAside(location.path(), lost, why);
+    logged = false;
+    publish(disk, true);
+    return true;
   }
 
   /**
@@ -297,7 +411,10 @@ final class DocumentActor {
       Revision head,
       Instant now)
       throws IOException {
-    Instant at = now.isBefore(head.recordedAt()) ? head.recordedAt() : now;
+    // Strictly after the revision before: commits through the log take less than a millisecond,
+    // and a read by recorded time must still be able to name every revision.
+    Instant floor = head.recordedAt().plusMillis(1);
+    Instant at = now.isBefore(floor) ? floor : now;
     Revision rev =
         HistoryCodec.sealed(
             head.chain(),
@@ -314,29 +431,52 @@ final class DocumentActor {
                 hash,
                 ""));
     History appended = history.append(rev, lines);
-    byte[] bytes = appended.fileBytes(text);
-    try {
-      vault.durable().replace(location.file(), bytes);
-    } catch (DurableFiles.PublishedNotDurable e) {
-      // The new file is visible but may not survive a crash. A retry with the same request_id
-      // reads the file again and settles from what is really there.
-      suspect = true;
-      vault.requests().release(p.requestId(), location.path());
-      throw new GramException(ErrorCode.COMMIT_UNKNOWN, UNKNOWN + e.getMessage());
-    } catch (IOException e) {
-      throw storageFailure(e);
+    DocSnapshot published;
+    if (vault.log() != null) {
+      long seq;
+      try {
+        seq = vault.log().append(location.path(), LogRecord.revisionPayload(location.path(), rev));
+      } catch (IOException e) {
+        throw storageFailure(e);
+      }
+      try {
+        vault.log().awaitDurable(seq);
+      } catch (IOException e) {
+        // The record may be on disk until the void record that cancels it is: a retry with the
+        // same request_id writes it again, and a replay after a crash keeps at most one of them.
+        vault.requests().release(p.requestId(), location.path());
+        throw new GramException(
+            ErrorCode.COMMIT_UNKNOWN, UNKNOWN + "the write-ahead log's fsync failed: " + cause(e));
+      }
+      logged = true;
+      published =
+          new DocSnapshot(
+              location.path(), location, next, appended, rev.rev(), hash, s.fingerprint(), s.persistedRevisions(), null);
+    } else {
+      byte[] bytes = appended.fileBytes(text);
+      try {
+        vault.durable().replace(location.file(), bytes);
+      } catch (DurableFiles.PublishedNotDurable e) {
+        // The new file is visible but may not survive a crash. A retry with the same request_id
+        // reads the file again and settles from what is really there.
+        suspect = true;
+        vault.requests().release(p.requestId(), location.path());
+        throw new GramException(ErrorCode.COMMIT_UNKNOWN, UNKNOWN + e.getMessage());
+      } catch (IOException e) {
+        throw storageFailure(e);
+      }
+      published =
+          new DocSnapshot(
+              location.path(),
+              location,
+              next,
+              appended,
+              rev.rev(),
+              hash,
+              FileFingerprint.of(location.file()),
+              appended.revisions().size(),
+              null);
     }
-    DocSnapshot published =
-        new DocSnapshot(
-            location.path(),
-            location,
-            next,
-            appended,
-            rev.rev(),
-            hash,
-            FileFingerprint.of(location.file()),
-            appended.revisions().size(),
-            null);
     vault.requests().committed(p.requestId(), location.path(), rev.rev(), p.digest());
     publish(published, false);
     return new CommitReceipt(

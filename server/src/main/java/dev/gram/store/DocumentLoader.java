@@ -119,25 +119,35 @@ final class DocumentLoader {
       return new DocSnapshot(
           location.path(), location, top, null, head.rev(), topHash, fp, persisted, e.getMessage());
     }
-    Instant at = mtime.isAfter(head.recordedAt()) ? mtime : head.recordedAt();
-    Revision external =
-        HistoryCodec.sealed(
-            head.chain(),
-            new Revision(
-                head.rev() + 1,
-                at,
-                null,
-                Revision.EXTERNAL,
-                Revision.EXTERNAL,
-                null,
-                null,
-                StateDiff.changes(before, top),
-                LineDiff.diff(history.headLines(), topLines),
-                topHash,
-                ""));
+    Revision external = externalRevision(history, before, top, topLines, topHash, mtime);
     History adopted = history.append(external, topLines);
     return new DocSnapshot(
         location.path(), location, top, adopted, external.rev(), topHash, fp, persisted, null);
+  }
+
+  /**
+   * The revision that adopts an edit made by another program: {@code top} (canonical lines {@code
+   * topLines}, hash {@code topHash}) following the head of {@code history}, whose state is {@code
+   * before}. Recorded at {@code seen}, or at the head's time if that is later.
+   */
+  static Revision externalRevision(
+      History history, GramDocument before, GramDocument top, List<String> topLines, String topHash, Instant seen) {
+    Revision head = history.head();
+    Instant at = seen.isAfter(head.recordedAt()) ? seen : head.recordedAt();
+    return HistoryCodec.sealed(
+        head.chain(),
+        new Revision(
+            head.rev() + 1,
+            at,
+            null,
+            Revision.EXTERNAL,
+            Revision.EXTERNAL,
+            null,
+            null,
+            StateDiff.changes(before, top),
+            LineDiff.diff(history.headLines(), topLines),
+            topHash,
+            ""));
   }
 
   private static DocSnapshot failed(VaultPath location, FileFingerprint fp, String why) {

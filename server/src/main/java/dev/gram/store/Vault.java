@@ -5,6 +5,8 @@ import dev.gram.base.GramException;
 import dev.gram.edit.PatchEngine;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -52,7 +54,43 @@ public final class Vault implements DocumentReader, DocumentWriter {
   private final PatchEngine.Context patchContext = docId -> pathByDocumentId.containsKey(docId);
   private volatile VaultWatcher watcher;
 
+  /**
+   * How commits become durable.
+   *
+   * @param mode {@link LogMode#WRITE}: through the write-ahead log, checkpointed into the files
+   *     within {@code checkpointLag} (the server); {@link LogMode#READ_ONLY}: files plus whatever
+   *     the log holds, replayed in memory, never written (commands that only read); {@link
+   *     LogMode#OFF}: every commit replaces its file durably, no log (tests of that path)
+   * @param checkpointLag how long a revision may be in the log only
+   */
+  public record Durability(LogMode mode, java.time.Duration checkpointLag) {
+    public static final Durability DEFAULT = new Durability(LogMode.WRITE, java.time.Duration.ofSeconds(1));
+    public static final Durability READ_ONLY = new Durability(LogMode.READ_ONLY, java.time.Duration.ZERO);
+  }
+
+  public enum LogMode {
+    WRITE,
+    READ_ONLY,
+    OFF
+  }
+
+  private final Durability durability;
+  private volatile WriteAheadLog log;
+  private volatile Checkpointer checkpointer;
+  private boolean logOpened;
+  /** Log records found at start, by document, until the document is loaded and they are replayed. */
+  private final Map<String, List<LogRecord.RevisionRecord>> toReplay = new ConcurrentHashMap<>();
+  private final Map<String, String> damagedInLog = new ConcurrentHashMap<>();
+  private volatile String unattributedDamage;
+  private volatile boolean failNextLogSync;
+  private final java.util.Set<String> failSyncAfterWriteOf = ConcurrentHashMap.newKeySet();
+
   public Vault(PathResolver paths, PatchEngine patchEngine, Clock clock, int ioThreads) {
+    this(paths, patchEngine, clock, ioThreads, Durability.DEFAULT);
+  }
+
+  public Vault(PathResolver paths, PatchEngine patchEngine, Clock clock, int ioThreads, Durability durability) {
+    this.durability = durability;
     this.paths = paths;
     this.patchEngine = patchEngine;
     this.clock = clock;
@@ -106,9 +144,169 @@ public final class Vault implements DocumentReader, DocumentWriter {
     listeners.add(listener);
   }
 
-  /** Makes the next commit to this document lose its folder fsync (fault injection). */
+  /**
+   * Makes the next commit to this document lose its fsync (fault injection): the log's when
+   * there is one, else the folder's after the file is replaced.
+   */
   public void injectCommitUnknown(VaultPath document) {
     durable.injectFolderSyncFailure(document.file());
+    failSyncAfterWriteOf.add(document.path());
+  }
+
+  /** Injects faults into the write-ahead log (tests). */
+  void injectLogFaults(WriteAheadLog.Faults faults) {
+    WriteAheadLog l = log;
+    if (l != null) {
+      l.injectFaults(faults);
+    }
+  }
+
+  WriteAheadLog log() {
+    return log;
+  }
+
+  /**
+   * Opens the write-ahead log and reads what it holds, before any document is loaded; {@link
+   * #start} calls it when the server has not. Throws when another process serves this vault.
+   */
+  public synchronized void openLog() throws IOException {
+    if (logOpened) {
+      return;
+    }
+    logOpened = true;
+    Path root = paths.vaultRoot();
+    LogReader.Scan scan = null;
+    switch (durability.mode()) {
+      case OFF -> {}
+      case READ_ONLY -> {
+        Path dir = root.resolve(WriteAheadLog.FOLDER);
+        if (Files.isDirectory(dir)) {
+          scan = LogReader.read(WriteAheadLog.segmentFiles(dir));
+        }
+      }
+      case WRITE -> {
+        Files.createDirectories(root);
+        WriteAheadLog opened = WriteAheadLog.open(root);
+        try {
+          scan = LogReader.read(opened.segmentFiles());
+        } catch (IOException | RuntimeException e) {
+          opened.close();
+          throw e;
+        }
+        opened.continueAfter(scan.lastSeq());
+        opened.injectFaults(new WriteAheadLog.Faults() {
+          @Override
+          public void beforeWrite(String path) {
+            if (failSyncAfterWriteOf.remove(path)) {
+              failNextLogSync = true;
+            }
+          }
+
+          @Override
+          public void beforeSync() throws IOException {
+            if (failNextLogSync) {
+              failNextLogSync = false;
+              throw new IOException("injected fsync failure");
+            }
+          }
+        });
+        log = opened;
+        java.util.Set<String> owed = new java.util.HashSet<>(scan.byDocument().keySet());
+        owed.addAll(scan.damagedDocuments().keySet());
+        checkpointer = new Checkpointer(opened, this::checkpoint, durability.checkpointLag());
+        checkpointer.start(scan.segments(), owed);
+      }
+    }
+    if (scan != null) {
+      toReplay.putAll(scan.byDocument());
+      damagedInLog.putAll(scan.damagedDocuments());
+      unattributedDamage = scan.unattributedDamage();
+      if (scan.records() > 0) {
+        LOG.info("write-ahead log: {} records for {} documents not yet known to be in their files; replaying"
+            + " them as each document loads", scan.records(), scan.byDocument().size());
+      }
+    }
+  }
+
+  /**
+   * The log's records for a document just read from its file, applied; null when the log holds
+   * none. Called once per document, by its actor, before the document serves anything.
+   */
+  Replay.Outcome replayLog(String path, DocSnapshot disk) {
+    List<LogRecord.RevisionRecord> records = toReplay.remove(path);
+    String damage = damagedInLog.remove(path);
+    if (records == null && damage == null) {
+      return null;
+    }
+    Replay.Outcome o =
+        Replay.apply(disk, records == null ? List.of() : records, damage, unattributedDamage);
+    if (!o.setAside().isEmpty()) {
+      setAside(path, o.setAside(),
+          disk == null
+              ? "the log holds revisions of a document whose file is gone"
+              : "the log holds revisions that do not continue the file's history (the file was replaced)");
+    }
+    if (o.applied() > 0) {
+      LOG.info("{}: replayed {} revisions from the write-ahead log (now at revision {})", path, o.applied(),
+          o.snapshot().rev());
+    }
+    if (o.snapshot() != null && o.snapshot().failure() != null && disk != null && disk.failure() == null) {
+      LOG.error("{} is closed to writes: {}", path, o.snapshot().failure());
+    }
+    return o;
+  }
+
+  /** Keeps acknowledged revisions that can no longer join their document; never drops them. */
+  void setAside(String path, List<dev.gram.format.Revision> revisions, String why) {
+    if (revisions.isEmpty()) {
+      return;
+    }
+    WriteAheadLog l = log;
+    Path dir = l != null ? l.dir() : paths.vaultRoot().resolve(WriteAheadLog.FOLDER);
+    if (durability.mode() != LogMode.WRITE) {
+      LOG.warn("{}: {} revisions from the log would be set aside: {}", path, revisions.size(), why);
+      return;
+    }
+    try {
+      Path file = WriteAheadLog.setAside(dir, path, revisions, why);
+      LOG.warn("{}: revisions {} to {} were set aside in {}: {}", path, revisions.get(0).rev(),
+          revisions.get(revisions.size() - 1).rev(), file, why);
+    } catch (IOException e) {
+      LOG.error("{}: could not set aside revisions {} to {} ({}); they stay in the log: {}", path,
+          revisions.get(0).rev(), revisions.get(revisions.size() - 1).rev(), e.toString(), why);
+    }
+  }
+
+  /** Checkpoints one document through its actor (the checkpointer's target). */
+  Future<Boolean> checkpoint(String path) {
+    VaultPath p;
+    try {
+      p = paths.document(path);
+    } catch (GramException e) {
+      LOG.warn("log records for {} stay in the log: the path does not resolve ({})", path, e.getMessage());
+      return Future.succeededFuture(false);
+    }
+    return actor(p).checkpoint();
+  }
+
+  /** Runs a checkpoint round now and waits for it (tests, benchmarks, shutdown). */
+  public void checkpointNow() {
+    Checkpointer c = checkpointer;
+    if (c != null) {
+      c.flush();
+    }
+  }
+
+  /** Documents whose revisions are only in the log (for /metrics and tests). */
+  public int checkpointsOwed() {
+    int n = 0;
+    for (DocumentActor a : actors.values()) {
+      DocSnapshot s = a.current();
+      if (s != null && s.unpersisted()) {
+        n++;
+      }
+    }
+    return n;
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -118,8 +316,31 @@ public final class Vault implements DocumentReader, DocumentWriter {
    * future completes when every document has been loaded once.
    */
   public Future<Void> start() {
+    try {
+      openLog();
+    } catch (IOException e) {
+      LOG.error("cannot open the write-ahead log: {}", e.getMessage());
+      scanned.tryFail(e);
+      return scanned.future();
+    }
     ioPool.execute(() -> VaultScan.run(this, scanned));
     return scanned.future();
+  }
+
+  /**
+   * Replays what the log holds for documents the scan did not find (their files are gone), so
+   * that those revisions are set aside before the first write, never silently dropped.
+   */
+  Future<Void> replayLeftovers() {
+    List<Future<DocSnapshot>> loads = new ArrayList<>();
+    for (String path : new ArrayList<>(toReplay.keySet())) {
+      try {
+        loads.add(actor(paths.document(path)).snapshot());
+      } catch (GramException e) {
+        LOG.warn("log records for {} stay in the log: the path does not resolve ({})", path, e.getMessage());
+      }
+    }
+    return Future.join(loads).mapEmpty();
   }
 
   /** Starts watching the folders the scan found for edits made by other programs. */
@@ -146,10 +367,25 @@ public final class Vault implements DocumentReader, DocumentWriter {
     for (DocumentActor a : actors.values()) {
       drains.add(a.refreshNoop());
     }
-    // Every mailbox has run what was queued before the drain; nothing is left to wait for.
+    // Every mailbox has run what was queued before the drain; the last checkpoint round then
+    // writes what is only in the log, so a clean stop leaves files that hold everything.
     return Future.join(drains).transform(ar -> {
-      ioPool.shutdown();
-      return Future.<Void>succeededFuture();
+      Promise<Void> done = Promise.promise();
+      Thread t = new Thread(() -> {
+        Checkpointer c = checkpointer;
+        if (c != null) {
+          c.close();
+        }
+        WriteAheadLog l = log;
+        if (l != null) {
+          l.close();
+        }
+        ioPool.shutdown();
+        done.complete();
+      }, "gram-vault-close");
+      t.setDaemon(true);
+      t.start();
+      return done.future();
     });
   }
 

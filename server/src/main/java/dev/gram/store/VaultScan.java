@@ -74,8 +74,10 @@ final class VaultScan {
       loaded.future()
           .onComplete(
               ar -> {
-                LOG.info("vault {}: {} documents", paths.vaultRoot(), vault.documents().size());
-                scanned.tryComplete();
+                vault.replayLeftovers().onComplete(x -> {
+                  LOG.info("vault {}: {} documents", paths.vaultRoot(), vault.documents().size());
+                  scanned.tryComplete();
+                });
               });
     } catch (IOException | RuntimeException e) {
       LOG.error("vault scan failed: {}", e.toString());

@@ -21,7 +21,7 @@ class MetricsTest {
   @Test
   void buildInfoIndexCountsAndTheJvmAndProcessAreScraped() throws Exception {
     ServerConfig cfg = ServerConfig.parse(new String[] {"--vault", dir.resolve("v").toString(), "--no-stdio",
-        "--port", "0", "--no-semantic"}, Map.of());
+        "--port", "0", "--no-semantic", "--no-welcome"}, Map.of());
     GramServer server = GramServer.start(cfg, InputStream.nullInputStream(), new ByteArrayOutputStream())
         .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     try {

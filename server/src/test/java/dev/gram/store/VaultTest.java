@@ -204,6 +204,9 @@ class VaultTest {
       assertThat(Files.readString(dir.resolve("p/notes.gram"))).isEqualTo(hand);
       CommitReceipt r = t.patch("p/notes.gram", 0, s.shortHash(), "first", ops(set("s1", "d", "described")));
       assertThat(r.rev()).isEqualTo(1);
+      // The write is durable in the log at once; the file holds it after the next checkpoint.
+      assertThat(Files.readString(dir.resolve("p/notes.gram"))).isEqualTo(hand);
+      t.vault.checkpointNow();
       String text = Files.readString(dir.resolve("p/notes.gram"));
       assertThat(text).contains("@history 1 ").contains("@rev 0\n").contains("actor import\n").contains("@rev 1\n");
       DocSnapshot after = t.read("p/notes.gram");
@@ -305,6 +308,7 @@ class VaultTest {
       try (TestVault again = TestVault.open(dir.resolveSibling(dir.getFileName() + "-copy"))) {
         // separate empty vault: nothing to compare
       }
+      t.vault.checkpointNow();
       assertThat(GramParser.parseOrThrow(Files.readString(dir.resolve("p/a.gram"))).history()).hasSize(n + 1);
       assertThat(atFifty.owner().first("d")).isEqualTo("v50");
     }

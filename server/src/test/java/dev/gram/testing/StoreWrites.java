@@ -117,7 +117,9 @@ public final class StoreWrites {
     await(vault.refresh(vp));
   }
 
+  /** The document's file, after a checkpoint has written into it what the log holds. */
   public String fileText(String path) {
+    vault.checkpointNow();
     try {
       return Files.readString(vault.paths().document(path).file(), StandardCharsets.UTF_8);
     } catch (IOException e) {

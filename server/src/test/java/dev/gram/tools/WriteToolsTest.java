@@ -98,7 +98,7 @@ class WriteToolsTest {
     assertThat(r.getJsonArray("created").getString(0)).matches("tsk_[0-9a-f]{8}");
     JsonArray diagnostics = r.getJsonArray("diagnostics");
     assertThat(diagnostics.encode()).contains("unsupported_node").contains("unparsed_value").contains("next week");
-    String file = Files.readString(vault.resolve("newproj/plan.gram"));
+    String file = checkpointedFile("newproj/plan.gram");
     assertThat(file).contains("\nt Plan\ntag alpha\ntag beta\n").contains("::rich\n# Plan\n\n[[t1]]\n::end\n")
         .contains("::summary\nline one\n\\::end\nline three\n::end\n").contains("\neff 2026-10-01\n");
   }
@@ -151,14 +151,14 @@ class WriteToolsTest {
     JsonObject relAnswer = patch("p/ops.gram", doc, "rel", op("{\"op\":\"rel\",\"id\":\"r1\",\"from\":\"d1\",\"predicate\":\"depends\",\"to\":\"ev1\"}")).ok();
     assertThat(relAnswer.getJsonArray("created").getList()).containsExactly("r1");
     doc = relAnswer.getJsonObject("doc");
-    String file = Files.readString(vault.resolve("p/ops.gram"));
+    String file = checkpointedFile("p/ops.gram");
     String top = file.substring(0, file.indexOf("@history"));
     assertThat(top).contains("\nDEC d1\nt Choose\ntag b\nd why\n::reason\nBecause.\n::end\n")
         .contains("\nEVT ev1\nt Shipped\nat 2026-10-02\n-> implements d1\n\n")
         .contains("\nREL r1\nfrom d1\nrel depends\nto ev1\n")
         .doesNotContain("view document");
     doc = patch("p/ops.gram", doc, "del", op("{\"op\":\"del\",\"entity\":\"d1\"}")).ok().getJsonObject("doc");
-    top = Files.readString(vault.resolve("p/ops.gram"));
+    top = checkpointedFile("p/ops.gram");
     top = top.substring(0, top.indexOf("@history"));
     // del takes the record's links and REL edges with it.
     assertThat(top).doesNotContain("DEC d1").doesNotContain("-> implements d1").doesNotContain("REL r1");
@@ -198,7 +198,7 @@ class WriteToolsTest {
   }
 
   private String body() throws Exception {
-    String file = Files.readString(vault.resolve("p/body.gram"));
+    String file = checkpointedFile("p/body.gram");
     int open = file.indexOf("::rich\n") + 7;
     return file.substring(open, file.indexOf("\n::end\n", open));
   }
@@ -285,7 +285,7 @@ class WriteToolsTest {
     assertThat(unknown.code()).isEqualTo("COMMIT_UNKNOWN");
     assertThat(unknown.message()).startsWith("Replacement published but durability is uncertain: ");
     // A create has no request_id: the agent reads the path, which holds the document.
-    assertThat(Files.readString(vault.resolve("p/u.gram"))).startsWith("@gram 2\n");
+    assertThat(checkpointedFile("p/u.gram")).startsWith("@gram 2\n");
   }
 
   @Test
@@ -316,7 +316,7 @@ class WriteToolsTest {
     pool.shutdown();
     JsonObject doc = currentDoc("p/busy.gram");
     assertThat(doc.getInteger("rev")).isEqualTo(16);
-    String file = Files.readString(vault.resolve("p/busy.gram"));
+    String file = checkpointedFile("p/busy.gram");
     for (int a = 0; a < 16; a++) {
       assertThat(file).contains("\nEVD e" + a + "\n").contains("[[e" + a + "]]");
     }
@@ -358,5 +358,11 @@ class WriteToolsTest {
     assertThat(caps.getJsonObject("semantic").getString("status")).isIn("available", "unavailable");
     // The same tools as tools/list; the order is the contract's own (ContractLetterTest).
     assertThat(caps.getJsonArray("tools").getList()).containsExactlyInAnyOrderElementsOf(gram.toolNames());
+  }
+
+  /** The file once the checkpointer has written into it every revision the log holds. */
+  private String checkpointedFile(String path) throws java.io.IOException {
+    gram.services().vault().checkpointNow();
+    return Files.readString(vault.resolve(path));
   }
 }

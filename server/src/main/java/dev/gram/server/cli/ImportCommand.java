@@ -70,6 +70,12 @@ final class ImportCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Vault v = new Vault(new PathResolver(root, List.of()), new PatchOps(), Clock.systemUTC(), 4);
     try {
+      v.openLog();
+    } catch (dev.gram.store.VaultInUseException e) {
+      spec.commandLine().getErr().println("gram-mcp: " + e.getMessage() + "; import through that server, or stop it first");
+      return 1;
+    }
+    try {
       await(v.start());
       return run(v, plan, out);
     } finally {

@@ -60,7 +60,8 @@ final class IndexAccess {
     if (inUse(index)) {
       return new Held(true, true, 0);
     }
-    Vault vault = new Vault(new PathResolver(vaultRoot, List.of()), new PatchOps(), Clock.systemUTC(), 1);
+    Vault vault = new Vault(new PathResolver(vaultRoot, List.of()), new PatchOps(), Clock.systemUTC(), 1,
+        Vault.Durability.READ_ONLY);
     RecallIndex ri = RecallIndex.open(vault, index, false);
     try {
       // Documents of an earlier run count as pending until a scan of the vault confirms them.
@@ -77,7 +78,8 @@ final class IndexAccess {
    * an index in memory, so no index folder is touched; says {@code available} or why not.
    */
   static String semantic(Path vaultRoot) throws InterruptedException {
-    Vault vault = new Vault(new PathResolver(vaultRoot, List.of()), new PatchOps(), Clock.systemUTC(), 1);
+    Vault vault = new Vault(new PathResolver(vaultRoot, List.of()), new PatchOps(), Clock.systemUTC(), 1,
+        Vault.Durability.READ_ONLY);
     RecallIndex ri = RecallIndex.open(vault, null, true);
     try {
       long deadline = System.nanoTime() + 60_000_000_000L;
@@ -105,7 +107,8 @@ final class IndexAccess {
       throws Exception {
     long t0 = System.nanoTime();
     deleteLuceneFiles(index);
-    Vault vault = new Vault(new PathResolver(vaultRoot, List.of()), new PatchOps(), Clock.systemUTC(), 4);
+    Vault vault = new Vault(new PathResolver(vaultRoot, List.of()), new PatchOps(), Clock.systemUTC(), 4,
+        Vault.Durability.READ_ONLY);
     // The index draws its own progress line on a terminal; this command draws one with the total
     // known in advance, so the index's goes to a sink while it is created (it keeps that stream).
     PrintStream err = System.err;

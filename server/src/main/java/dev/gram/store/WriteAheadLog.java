@@ -1,0 +1,495 @@
+package dev.gram.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead log: where a revision becomes durable. A commit appends one framed record and
+ * is acknowledged once an fsync (fdatasync) that started after the append has returned. Commits
+ * of different documents that wait at the same moment share one fsync (group commit): the first
+ * waiter becomes the leader and syncs everything appended so far; the others wait for it, and
+ * whoever arrives during that sync is covered by the next one.
+ *
+ * <p>Files live in {@value #FOLDER} inside the vault: segments named by their first sequence
+ * number (16 hex digits, {@code .wal}) and a {@code LOCK} file that one process at a time holds.
+ * The format is in docs/gram-format.md, "The write-ahead log". Each segment starts with {@code
+ * GRAMWAL1}; each frame is a 4-byte magic, the payload's length, the record's sequence number,
+ * a CRC-32C over sequence number and payload, then the payload ({@link LogRecord}).
+ *
+ * <p>A failed fsync acknowledges nobody it might have covered: every record appended and not yet
+ * synced fails, the segment they are in is abandoned (after a failed fsync the kernel may already
+ * have dropped the dirty pages, so a second fsync proves nothing), and a {@code void} record
+ * naming them opens the next segment, so that a retry of the same write, logged after it, can
+ * never be shadowed at replay by a copy that was never acknowledged.
+ */
+final class WriteAheadLog implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
+
+  static final String FOLDER = ".gram-wal";
+  static final String LOCK_FILE = "LOCK";
+  static final String SEGMENT_SUFFIX = ".wal";
+  static final byte[] SEGMENT_HEADER = "GRAMWAL1".getBytes(StandardCharsets.US_ASCII);
+  static final int FRAME_MAGIC = 0x47524C31; // "GRL1"
+  static final int FRAME_HEADER = 20;
+  static final int MAX_PAYLOAD = 64 << 20;
+
+  /** Fault injection for tests: called before the log writes or syncs. */
+  interface Faults {
+    Faults NONE = new Faults() {};
+
+    default void beforeWrite(String path) throws IOException {}
+
+    default void beforeSync() throws IOException {}
+  }
+
+  /** One segment file; {@code docs} are the documents with records in it. */
+  static final class Segment {
+    final Path file;
+    final long firstSeq;
+    final Set<String> docs = ConcurrentHashMap.newKeySet();
+    FileChannel channel;
+    long size;
+    int records;
+    volatile boolean deleted;
+
+    Segment(Path file, long firstSeq) {
+      this.file = file;
+      this.firstSeq = firstSeq;
+    }
+
+    @Override
+    public String toString() {
+      return file.getFileName().toString();
+    }
+  }
+
+  /** What a checkpoint round takes over: the segment retired and the documents written since. */
+  record Rotation(Segment retired, Set<String> dirty) {}
+
+  private record Failure(long from, long to, IOException cause) {}
+
+  private final Path dir;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+
+  private final Object appendLock = new Object();
+  // guarded by appendLock
+  private Segment current;
+  private long lastSeq;
+  private final List<Segment> rotatedUnsynced = new ArrayList<>();
+  private final List<long[]> pendingVoids = new ArrayList<>();
+  private Set<String> dirty = new HashSet<>();
+
+  private final Object syncLock = new Object();
+  // guarded by syncLock
+  private long syncedThrough;
+  private boolean syncing;
+  private final ArrayDeque<Failure> failures = new ArrayDeque<>();
+
+  private volatile Faults faults = Faults.NONE;
+  private volatile boolean closed;
+
+  private WriteAheadLog(Path dir, FileChannel lockChannel, FileLock lock) {
+    this.dir = dir;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+  }
+
+  /**
+   * Opens (creating) the log folder of a vault and takes its lock.
+   *
+   * @throws VaultInUseException when another process (or another vault object here) holds it
+   */
+  static WriteAheadLog open(Path vaultRoot) throws IOException {
+    Path dir = vaultRoot.resolve(FOLDER);
+    Files.createDirectories(dir);
+    Path lockFile = dir.resolve(LOCK_FILE);
+    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    } catch (IOException e) {
+      ch.close();
+      throw e;
+    }
+    if (lock == null) {
+      String holder = "";
+      try {
+        holder = new String(Files.readAllBytes(lockFile), StandardCharsets.UTF_8).trim();
+      } catch (IOException ignored) {
+        // the holder's pid is only for the message
+      }
+      ch.close();
+      throw new VaultInUseException(
+          "the vault " + vaultRoot + " is being served by another gram-mcp process"
+              + (holder.isEmpty() ? "" : " (pid " + holder + ")"));
+    }
+    byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+    ch.truncate(0);
+    ch.write(ByteBuffer.wrap(pid), 0);
+    return new WriteAheadLog(dir, ch, lock);
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  /** The segment files present now, oldest first. */
+  List<Path> segmentFiles() throws IOException {
+    return segmentFiles(dir);
+  }
+
+  static List<Path> segmentFiles(Path dir) throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (var s = Files.newDirectoryStream(dir, "*" + SEGMENT_SUFFIX)) {
+      for (Path p : s) {
+        out.add(p);
+      }
+    }
+    out.sort(null); // fixed-width hex names: name order is sequence order
+    return out;
+  }
+
+  /** Continues numbering after what recovery found on disk; call before the first append. */
+  void continueAfter(long seq) {
+    synchronized (appendLock) {
+      lastSeq = Math.max(lastSeq, seq);
+    }
+    synchronized (syncLock) {
+      syncedThrough = Math.max(syncedThrough, seq);
+    }
+  }
+
+  void injectFaults(Faults f) {
+    faults = f == null ? Faults.NONE : f;
+  }
+
+  /**
+   * Appends a revision record; returns its sequence number. Nothing is durable yet: call {@link
+   * #awaitDurable}. A failed write leaves no partial frame behind when the file can be cut back;
+   * otherwise the next append starts a new segment and the torn frame stays at the old one's end,
+   * where recovery discards it.
+   */
+  long append(String path, byte[] payload) throws IOException {
+    synchronized (appendLock) {
+      if (closed) {
+        throw new IOException("the write-ahead log is closed");
+      }
+      faults.beforeWrite(path);
+      while (!pendingVoids.isEmpty()) {
+        long[] v = pendingVoids.get(0);
+        writeFrame(null, LogRecord.voidPayload(v[0], v[1]));
+        pendingVoids.remove(0);
+      }
+      long seq = writeFrame(path, payload);
+      dirty.add(path);
+      return seq;
+    }
+  }
+
+  // guarded by appendLock
+  private long writeFrame(String path, byte[] payload) throws IOException {
+    if (payload.length > MAX_PAYLOAD) {
+      throw new IOException("a log record of " + payload.length + " bytes is over the limit of " + MAX_PAYLOAD);
+    }
+    if (current == null) {
+      current = newSegment(lastSeq + 1);
+    }
+    long seq = lastSeq + 1;
+    ByteBuffer frame = frame(seq, payload);
+    long at = current.size;
+    try {
+      while (frame.hasRemaining()) {
+        current.channel.write(frame, at + frame.position());
+      }
+    } catch (IOException e) {
+      try {
+        current.channel.truncate(at);
+      } catch (IOException t) {
+        LOG.warn("could not cut a failed write back out of {}: {}; continuing in a new segment", current, t.toString());
+        retireCurrent();
+      }
+      throw e;
+    }
+    current.size = at + frame.limit();
+    current.records++;
+    if (path != null) {
+      current.docs.add(path);
+    }
+    lastSeq = seq;
+    return seq;
+  }
+
+  static ByteBuffer frame(long seq, byte[] payload) {
+    ByteBuffer b = ByteBuffer.allocate(FRAME_HEADER + payload.length);
+    b.putInt(FRAME_MAGIC).putInt(payload.length).putLong(seq).putInt(crc(seq, payload, 0, payload.length)).put(payload);
+    b.flip();
+    return b;
+  }
+
+  static int crc(long seq, byte[] payload, int off, int len) {
+    CRC32C c = new CRC32C();
+    c.update(ByteBuffer.allocate(8).putLong(0, seq));
+    c.update(payload, off, len);
+    return (int) c.getValue();
+  }
+
+  private Segment newSegment(long firstSeq) throws IOException {
+    Path file = dir.resolve(String.format("%016x", firstSeq) + SEGMENT_SUFFIX);
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    try {
+      ch.write(ByteBuffer.wrap(SEGMENT_HEADER), 0);
+      ch.force(true);
+      // The segment's name must survive a crash before anything in it is acknowledged.
+      DurableFiles.syncFolder(dir);
+    } catch (IOException e) {
+      ch.close();
+      Files.deleteIfExists(file);
+      throw e;
+    }
+    Segment s = new Segment(file, firstSeq);
+    s.channel = ch;
+    s.size = SEGMENT_HEADER.length;
+    return s;
+  }
+
+  // guarded by appendLock
+  private void retireCurrent() {
+    if (current != null) {
+      rotatedUnsynced.add(current);
+      current = null;
+    }
+  }
+
+  /**
+   * Waits until record {@code seq} is durable.
+   *
+   * @throws IOException when the fsync that covered it failed: the record is void (it will not be
+   *     replayed once the void record is durable) but may be on disk until then
+   */
+  void awaitDurable(long seq) throws IOException {
+    synchronized (syncLock) {
+      while (true) {
+        IOException failed = failureCovering(seq);
+        if (failed != null) {
+          throw failed;
+        }
+        if (syncedThrough >= seq) {
+          return;
+        }
+        if (!syncing) {
+          syncing = true;
+          break;
+        }
+        try {
+          syncLock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted waiting for the log's fsync");
+        }
+      }
+    }
+    long covers;
+    List<Segment> toSync;
+    synchronized (appendLock) {
+      covers = lastSeq;
+      toSync = new ArrayList<>(rotatedUnsynced);
+      if (current != null) {
+        toSync.add(current);
+      }
+    }
+    IOException failure = null;
+    try {
+      faults.beforeSync();
+      for (Segment s : toSync) {
+        try {
+          s.channel.force(false);
+        } catch (java.nio.channels.ClosedChannelException e) {
+          if (!s.deleted) {
+            throw e;
+          }
+          // The checkpointer deleted it: every record in it is in its document's file already.
+        }
+      }
+    } catch (IOException e) {
+      failure = e;
+    }
+    long from;
+    synchronized (syncLock) {
+      from = syncedThrough + 1;
+    }
+    long to = covers;
+    synchronized (appendLock) {
+      for (Segment s : toSync) {
+        if (s != current) {
+          rotatedUnsynced.remove(s);
+          closeQuietly(s);
+        }
+      }
+      if (failure != null) {
+        // Everything not yet synced fails with this batch, including records appended while the
+        // fsync ran: they sit in the segment being abandoned.
+        to = lastSeq;
+        if (current != null) {
+          Segment dead = current;
+          current = null;
+          closeQuietly(dead);
+        }
+        for (Segment s : rotatedUnsynced) {
+          closeQuietly(s);
+        }
+        rotatedUnsynced.clear();
+        pendingVoids.add(new long[] {from, to});
+        LOG.error("fsync of the write-ahead log failed; records {} to {} are void: {}", from, to, failure.toString());
+      }
+    }
+    synchronized (syncLock) {
+      syncing = false;
+      if (failure != null) {
+        failures.addLast(new Failure(from, to, failure));
+        while (failures.size() > 1000) {
+          failures.removeFirst();
+        }
+      }
+      syncedThrough = Math.max(syncedThrough, to);
+      syncLock.notifyAll();
+      IOException failed = failureCovering(seq);
+      if (failed != null) {
+        throw failed;
+      }
+    }
+    if (failure == null && covers < seq) {
+      awaitDurable(seq); // appended after this leader read lastSeq: cannot happen, but never ack early
+    }
+  }
+
+  // guarded by syncLock
+  private IOException failureCovering(long seq) {
+    for (Failure f : failures) {
+      if (seq >= f.from() && seq <= f.to()) {
+        return f.cause();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Starts a new segment for later appends and hands the old one, with the documents written
+   * since the last rotation, to the checkpointer. Returns a rotation with no segment when nothing
+   * was appended since.
+   */
+  Rotation rotate() {
+    synchronized (appendLock) {
+      Set<String> taken = dirty;
+      dirty = new HashSet<>();
+      Segment old = current;
+      if (old == null || old.records == 0) {
+        return new Rotation(null, taken);
+      }
+      retireCurrent();
+      return new Rotation(old, taken);
+    }
+  }
+
+  /** Deletes a segment every record of which is in its document's file. */
+  void delete(Segment s) {
+    synchronized (appendLock) {
+      if (s == current) {
+        throw new IllegalStateException("the current segment cannot be deleted");
+      }
+      s.deleted = true;
+      rotatedUnsynced.remove(s);
+      closeQuietly(s);
+    }
+    try {
+      Files.deleteIfExists(s.file);
+    } catch (IOException e) {
+      LOG.warn("could not delete log segment {}: {}", s.file, e.toString());
+    }
+  }
+
+  /**
+   * Keeps revisions that were acknowledged but can no longer join their document (another program
+   * replaced or deleted its file before they were checkpointed) in {@code set-aside/}, as history
+   * entries a person can read and re-apply. Returns the file written.
+   */
+  static Path setAside(Path logDir, String path, List<dev.gram.format.Revision> revisions, String why)
+      throws IOException {
+    Path folder = logDir.resolve("set-aside");
+    Files.createDirectories(folder);
+    String stamp = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'")
+        .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+    Path file = folder.resolve(stamp + "-" + path.replaceAll("[^A-Za-z0-9._-]", "_") + ".revisions");
+    StringBuilder sb = new StringBuilder();
+    sb.append("# document ").append(path).append('\n').append("# ").append(why).append('\n');
+    for (dev.gram.format.Revision r : revisions) {
+      sb.append('\n').append(dev.gram.format.HistoryCodec.fileEntry(r));
+    }
+    new DurableFiles().replace(file, sb.toString().getBytes(StandardCharsets.UTF_8));
+    return file;
+  }
+
+  /** Records appended since start (for /metrics and the benchmark). */
+  long lastSeq() {
+    synchronized (appendLock) {
+      return lastSeq;
+    }
+  }
+
+  @Override
+  public void close() {
+    synchronized (appendLock) {
+      closed = true;
+      if (current != null) {
+        try {
+          current.channel.force(false);
+        } catch (IOException e) {
+          LOG.warn("final fsync of {} failed: {}", current, e.toString());
+        }
+        closeQuietly(current);
+      }
+      for (Segment s : rotatedUnsynced) {
+        closeQuietly(s);
+      }
+    }
+    try {
+      lock.release();
+    } catch (IOException e) {
+      LOG.debug("releasing the log lock: {}", e.toString());
+    }
+    try {
+      lockChannel.close();
+    } catch (IOException e) {
+      LOG.debug("closing the log lock: {}", e.toString());
+    }
+  }
+
+  private static void closeQuietly(Segment s) {
+    FileChannel ch = s.channel;
+    if (ch != null && ch.isOpen()) {
+      try {
+        ch.close();
+      } catch (IOException e) {
+        LOG.debug("closing {}: {}", s, e.toString());
+      }
+    }
+  }
+}
