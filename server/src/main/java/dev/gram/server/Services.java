@@ -55,8 +55,10 @@ public final class Services {
       // Before the index or any transport: recovery comes first, and a vault another process
       // serves must stop this start with a clear line instead of two writers on one log.
       vault.openLog();
-    } catch (java.io.IOException e) {
+    } catch (dev.gram.store.VaultInUseException e) {
       throw new java.io.UncheckedIOException(e);
+    } catch (java.io.IOException e) {
+      // A vault that cannot be created or read: the start of its scan reports it and stops.
     }
     // The index must listen before the vault starts: it hears of every document the scan loads.
     // Absolute: the start-up line and the logs name the folder, whatever the working directory.

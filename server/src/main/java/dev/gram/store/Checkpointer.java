@@ -85,6 +85,11 @@ final class Checkpointer {
     thread.shutdownNow();
   }
 
+  /** Stops without a last round, as a killed process would (tests of recovery). */
+  void abandon() {
+    thread.shutdownNow();
+  }
+
   int owing() {
     return owing.size();
   }

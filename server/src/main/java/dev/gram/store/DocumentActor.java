@@ -152,20 +152,13 @@ final class DocumentActor {
   }
 
   private boolean checkpointNow() throws IOException {
-    if (reloadIfChanged() && snapshot == null) {
-      return true;
-    }
+    reloadIfChanged(); // an edit by another program is merged (or wins) before anything is written
     DocSnapshot s = snapshot;
-    if (s == null || !logged && !s.unpersisted()) {
-      logged = false;
-      return true;
+    if (s == null || !logged) {
+      return true; // nothing of ours is only in the log
     }
     if (!s.writable()) {
       return false; // stopped with E_INTEGRITY: its log records stay until someone repairs it
-    }
-    if (!s.unpersisted()) {
-      logged = false;
-      return true;
     }
     byte[] bytes = s.requireHistory().fileBytes(GramWriter.write(s.requireState()));
     try {

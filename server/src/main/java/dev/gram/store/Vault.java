@@ -173,7 +173,6 @@ public final class Vault implements DocumentReader, DocumentWriter {
     if (logOpened) {
       return;
     }
-    logOpened = true;
     Path root = paths.vaultRoot();
     LogReader.Scan scan = null;
     switch (durability.mode()) {
@@ -217,6 +216,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
         checkpointer.start(scan.segments(), owed);
       }
     }
+    logOpened = true;
     if (scan != null) {
       toReplay.putAll(scan.byDocument());
       damagedInLog.putAll(scan.damagedDocuments());
@@ -387,6 +387,26 @@ public final class Vault implements DocumentReader, DocumentWriter {
       t.start();
       return done.future();
     });
+  }
+
+  /**
+   * Stops like a killed process: no last checkpoint, the log's lock released, whatever is only in
+   * the log left there for the next start to replay (tests of recovery in one JVM).
+   */
+  void abandon() {
+    VaultWatcher w = watcher;
+    if (w != null) {
+      w.close();
+    }
+    Checkpointer c = checkpointer;
+    if (c != null) {
+      c.abandon();
+    }
+    WriteAheadLog l = log;
+    if (l != null) {
+      l.close();
+    }
+    ioPool.shutdownNow();
   }
 
   // ------------------------------------------------------------------ documents

@@ -14,12 +14,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kills a child JVM with SIGKILL at random moments while it writes, 20 times, and checks after
- * each kill that every document still loads, passes the integrity check, and holds every write
- * that was acknowledged before the kill.
+ * Kills a child JVM with SIGKILL at random moments while it writes through the write-ahead log
+ * and checkpoints every few milliseconds, {@value #DEFAULT_ROUNDS} times (or {@code
+ * -Dgram.crash.rounds=N}; the {@code soak} profile runs 200), and checks after each kill that
+ * every document still loads, passes the integrity check, and holds every write that was
+ * acknowledged before the kill, and that a clean start afterwards leaves no log behind.
  */
 class CrashTest {
   static final List<String> DOCS = List.of("a/one.gram", "a/two.gram", "a/four.gram", "b/three.gram");
+
+  static final int DEFAULT_ROUNDS = 20;
 
   @TempDir Path dir;
 
@@ -28,7 +32,8 @@ class CrashTest {
     Random random = new Random(42);
     List<String[]> acked = new ArrayList<>();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    for (int round = 0; round < 20; round++) {
+    int rounds = Integer.getInteger("gram.crash.rounds", DEFAULT_ROUNDS);
+    for (int round = 0; round < rounds; round++) {
       Process p =
           new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
               "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
@@ -81,6 +86,9 @@ class CrashTest {
           }
         }
       }
+      // The clean stop after recovery folded everything into the files.
+      assertThat(WriteAheadLog.segmentFiles(dir.resolve(WriteAheadLog.FOLDER)))
+          .as("log segments after a clean stop in round %d", round).isEmpty();
     }
     assertThat(acked).as("writes acknowledged over all rounds").hasSizeGreaterThan(20);
   }

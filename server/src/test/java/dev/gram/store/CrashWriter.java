@@ -19,7 +19,11 @@ public final class CrashWriter {
     Path dir = Path.of(args[0]);
     String run = args[1];
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
-    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4);
+    // A checkpoint every few milliseconds: the kill lands in the middle of one as often as in
+    // the middle of a commit.
+    long lagMs = args.length > 2 ? Long.parseLong(args[2]) : 5;
+    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4,
+        new Vault.Durability(Vault.LogMode.WRITE, java.time.Duration.ofMillis(lagMs)));
     vault.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     out.println("READY");
     String[] docs = CrashTest.DOCS.toArray(String[]::new);

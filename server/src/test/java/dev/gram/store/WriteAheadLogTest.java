@@ -1,0 +1,280 @@
+package dev.gram.store;
+
+import static dev.gram.store.TestVault.add;
+import static dev.gram.store.TestVault.ops;
+import static dev.gram.store.TestVault.set;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.gram.base.GramException;
+import dev.gram.edit.PatchOps;
+import dev.gram.format.GramParser;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The write-ahead log on real files: what is acknowledged is in the log before the file holds
+ * it, survives a stop without checkpoint, replays once however often it is read, and nothing
+ * acknowledged is lost to a torn tail, damage, an edit by another program, a failed fsync or a
+ * full disk. (Killing a real child JVM is {@link CrashTest}'s job.)
+ */
+class WriteAheadLogTest {
+  @TempDir Path dir;
+
+  private Path wal() {
+    return dir.resolve(WriteAheadLog.FOLDER);
+  }
+
+  private List<Path> segments() throws IOException {
+    return WriteAheadLog.segmentFiles(wal());
+  }
+
+  /** Writes n revisions to p/a.gram (one record each) and returns the vault, not closed. */
+  private TestVault withRevisions(int n) {
+    TestVault t = TestVault.open(dir);
+    t.create("p/a.gram", "A", "");
+    for (int i = 1; i <= n; i++) {
+      DocSnapshot s = t.read("p/a.gram");
+      t.patch("p/a.gram", s.rev(), s.shortHash(), "req-" + i, ops(add("task", "t" + i, "Task " + i)));
+    }
+    return t;
+  }
+
+  private static int historySize(Path file) throws IOException {
+    return GramParser.parseOrThrow(Files.readString(file)).history().size();
+  }
+
+  @Test
+  void anAcknowledgedWriteIsInTheLogFirstAndInTheFileAfterTheCheckpoint() throws Exception {
+    try (TestVault t = withRevisions(3)) {
+      Path file = dir.resolve("p/a.gram");
+      assertThat(historySize(file)).as("the file before any checkpoint").isEqualTo(1);
+      assertThat(segments()).hasSize(1);
+      t.vault.checkpointNow();
+      assertThat(historySize(file)).isEqualTo(4);
+      t.vault.checkpointNow(); // the second round finds the segment fully checkpointed
+      assertThat(segments()).as("a segment whose records are all in files is deleted").isEmpty();
+      assertThat(t.vault.checkpointsOwed()).isZero();
+    }
+  }
+
+  @Test
+  void aCleanStopLeavesFilesThatHoldEverythingAndAnEmptyLog() throws Exception {
+    try (TestVault t = withRevisions(5)) {
+      assertThat(t.read("p/a.gram").rev()).isEqualTo(5);
+    }
+    assertThat(historySize(dir.resolve("p/a.gram"))).isEqualTo(6);
+    assertThat(segments()).isEmpty();
+  }
+
+  @Test
+  void revisionsOnlyInTheLogAreReplayedAtStartBeforeTheDocumentAnswers() throws Exception {
+    withRevisions(20).vault.abandon();
+    assertThat(historySize(dir.resolve("p/a.gram"))).isEqualTo(1);
+    try (TestVault t = TestVault.open(dir)) {
+      DocSnapshot s = t.read("p/a.gram");
+      assertThat(s.failure()).isNull();
+      assertThat(s.rev()).isEqualTo(20);
+      assertThat(s.state().record("t20")).isNotNull();
+      // The request ids came back with the revisions: a retry replays its receipt.
+      CommitReceipt again =
+          t.patch("p/a.gram", 6, s.revisions().get(6).shortHash(), "req-7", ops(add("task", "t7", "Task 7")));
+      assertThat(again.replayed()).isTrue();
+      assertThat(again.rev()).isEqualTo(7);
+    }
+    assertThat(historySize(dir.resolve("p/a.gram"))).isEqualTo(21);
+  }
+
+  @Test
+  void replayingTheSameLogTwiceGivesTheSameFile() throws Exception {
+    withRevisions(12).vault.abandon();
+    Path saved = dir.resolveSibling(dir.getFileName() + "-wal-copy");
+    copyTree(wal(), saved);
+    try (TestVault t = TestVault.open(dir)) {
+      assertThat(t.read("p/a.gram").rev()).isEqualTo(12);
+    }
+    byte[] once = Files.readAllBytes(dir.resolve("p/a.gram"));
+    // The same records again, as if the deletion of the segments had not survived a crash.
+    copyTree(saved, wal());
+    try (TestVault t = TestVault.open(dir)) {
+      assertThat(t.read("p/a.gram").rev()).isEqualTo(12);
+      t.assertChainValid("p/a.gram");
+    }
+    assertThat(Files.readAllBytes(dir.resolve("p/a.gram"))).isEqualTo(once);
+  }
+
+  @Test
+  void aRecordTornAtTheTailIsDiscardedAndEverythingBeforeItKept() throws Exception {
+    withRevisions(5).vault.abandon();
+    Path seg = segments().get(segments().size() - 1);
+    long size = Files.size(seg);
+    try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+      ch.truncate(size - 7); // the last frame loses its end, as a crash mid-write would leave it
+    }
+    try (TestVault t = TestVault.open(dir)) {
+      DocSnapshot s = t.read("p/a.gram");
+      assertThat(s.failure()).isNull();
+      assertThat(s.rev()).isEqualTo(4);
+      DocSnapshot now = t.read("p/a.gram");
+      t.patch("p/a.gram", now.rev(), now.shortHash(), "after-tear", ops(add("task", "x", "X")));
+    }
+    assertThat(historySize(dir.resolve("p/a.gram"))).isEqualTo(6);
+  }
+
+  @Test
+  void damageInTheMiddleOfTheLogClosesThatDocumentWithEIntegrity() throws Exception {
+    try (TestVault t = TestVault.open(dir)) {
+      t.create("p/b.gram", "B", "");
+    }
+    TestVault t0 = withRevisions(4);
+    DocSnapshot b = t0.read("p/b.gram");
+    t0.patch("p/b.gram", b.rev(), b.shortHash(), "b-1", ops(add("task", "b1", "B one")));
+    t0.vault.abandon();
+    // Flip one byte inside the second record of p/a.gram (its payload, past the header line).
+    Path seg = segments().get(0);
+    byte[] bytes = Files.readAllBytes(seg);
+    int second = indexOf(bytes, "@rev 2".getBytes(), 0);
+    bytes[second + 2] ^= 0x20;
+    Files.write(seg, bytes);
+    try (TestVault t = TestVault.open(dir)) {
+      DocSnapshot a = t.read("p/a.gram");
+      assertThat(a.failure()).contains("damaged");
+      assertThatThrownBy(() -> t.patch("p/a.gram", a.rev(), a.shortHash(), "refused", ops(set("A", "d", "x"))))
+          .isInstanceOfSatisfying(GramException.class, e -> assertThat(e.code().name()).isEqualTo("E_INTEGRITY"));
+      assertThat(a.state()).as("still readable as the file holds it").isNotNull();
+      DocSnapshot other = t.read("p/b.gram");
+      assertThat(other.failure()).as("a document whose records are intact").isNull();
+      assertThat(other.state().record("b1")).isNotNull();
+    }
+  }
+
+  @Test
+  void anEditByAnotherProgramBeforeTheCheckpointBecomesTheNextRevisionAfterTheLoggedOnes() throws Exception {
+    try (TestVault t = withRevisions(3)) {
+      Path file = dir.resolve("p/a.gram");
+      String text = Files.readString(file);
+      // Another program changes the owner's title in the file, which still holds revision 0 only.
+      Files.writeString(file, text.replaceFirst("\nt A\n", "\nt Edited by hand\n"));
+      t.vault.checkpointNow();
+      DocSnapshot s = t.read("p/a.gram");
+      assertThat(s.rev()).isEqualTo(4);
+      assertThat(s.revisions().get(4).actor()).isEqualTo("external");
+      assertThat(s.state().owner().first("t")).isEqualTo("Edited by hand");
+      assertThat(s.stateAt(3).record("t3")).as("the logged revisions are kept").isNotNull();
+      assertThat(historySize(file)).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void aFileReplacedBeforeTheCheckpointWinsAndTheLoggedRevisionsAreSetAside() throws Exception {
+    try (TestVault t = withRevisions(2)) {
+      Path file = dir.resolve("p/a.gram");
+      Files.writeString(file, "@gram 2\ndoc other\nt Replaced\n");
+      t.vault.checkpointNow();
+      DocSnapshot s = t.read("p/a.gram");
+      assertThat(s.state().owner().first("t")).isEqualTo("Replaced");
+      assertThat(Files.readString(file)).as("never overwritten").isEqualTo("@gram 2\ndoc other\nt Replaced\n");
+      try (Stream<Path> aside = Files.list(wal().resolve("set-aside"))) {
+        List<Path> files = aside.toList();
+        assertThat(files).hasSize(1);
+        assertThat(Files.readString(files.get(0))).contains("@rev 1\n", "@rev 2\n", "req req-2");
+      }
+    }
+  }
+
+  @Test
+  void aFailedFsyncAcknowledgesNothingAndARetryWithTheSameRequestIdSettlesIt() throws Exception {
+    TestVault t = withRevisions(2);
+    t.vault.injectCommitUnknown(t.vault.paths().document("p/a.gram"));
+    DocSnapshot s = t.read("p/a.gram");
+    GramException e = t.patchFails("p/a.gram", s.rev(), s.shortHash(), "unsure", ops(add("task", "u", "U")));
+    assertThat(e.code().name()).isEqualTo("COMMIT_UNKNOWN");
+    assertThat(e.getMessage()).startsWith("Replacement published but durability is uncertain: ");
+    assertThat(t.read("p/a.gram").rev()).as("nothing published").isEqualTo(2);
+    CommitReceipt retry = t.patch("p/a.gram", s.rev(), s.shortHash(), "unsure", ops(add("task", "u", "U")));
+    assertThat(retry.rev()).isEqualTo(3);
+    // Reads went on meanwhile, and after a crash exactly one copy of the write is there.
+    t.vault.abandon();
+    try (TestVault again = TestVault.open(dir)) {
+      DocSnapshot after = again.read("p/a.gram");
+      assertThat(after.failure()).isNull();
+      assertThat(after.rev()).isEqualTo(3);
+      assertThat(after.revisions().stream().filter(r -> "unsure".equals(r.requestId())).count()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aWriteTheDiskRefusesIsEStorageAndLosesNoEarlierWrite() throws Exception {
+    TestVault t = withRevisions(3);
+    t.vault.injectLogFaults(new WriteAheadLog.Faults() {
+      @Override
+      public void beforeWrite(String path) throws IOException {
+        throw new IOException("No space left on device");
+      }
+    });
+    DocSnapshot s = t.read("p/a.gram");
+    GramException e = t.patchFails("p/a.gram", s.rev(), s.shortHash(), "full", ops(add("task", "f", "F")));
+    assertThat(e.code().name()).isEqualTo("E_STORAGE");
+    assertThat(e.getMessage()).isEqualTo("Storage commit failed: No space left on device");
+    assertThat(t.read("p/a.gram").rev()).isEqualTo(3);
+    t.vault.injectLogFaults(null);
+    t.vault.abandon();
+    try (TestVault again = TestVault.open(dir)) {
+      assertThat(again.read("p/a.gram").rev()).isEqualTo(3);
+      again.assertChainValid("p/a.gram");
+    }
+  }
+
+  @Test
+  void aSecondVaultOnTheSameFolderIsRefusedWhileTheFirstHoldsTheLog() throws Exception {
+    try (TestVault t = TestVault.open(dir)) {
+      Vault second = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 2);
+      assertThatThrownBy(second::openLog)
+          .isInstanceOf(VaultInUseException.class)
+          .hasMessageContaining("is being served by another gram-mcp process (pid " + ProcessHandle.current().pid() + ")");
+    }
+    Vault third = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 2);
+    third.openLog(); // free again once the first closed
+    TestVault.await(third.close());
+  }
+
+  @Test
+  void theLogFolderIsNoDocumentAndNoPathReachesIt() throws Exception {
+    try (TestVault t = withRevisions(1)) {
+      assertThat(t.vault.documents()).extracting(DocSnapshot::path).containsExactly("p/a.gram");
+      assertThatThrownBy(() -> t.vault.paths().document(".gram-wal/LOCK")).isInstanceOf(GramException.class);
+    }
+  }
+
+  static int indexOf(byte[] hay, byte[] needle, int from) {
+    outer:
+    for (int i = from; i <= hay.length - needle.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (hay[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    throw new AssertionError("not found");
+  }
+
+  static void copyTree(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    try (Stream<Path> s = Files.list(from)) {
+      for (Path p : s.toList()) {
+        if (Files.isRegularFile(p) && !p.getFileName().toString().equals(WriteAheadLog.LOCK_FILE)) {
+          Files.copy(p, to.resolve(p.getFileName().toString()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+}
