@@ -93,6 +93,24 @@ public final class LineDiff {
     Map<String, Integer> ids = new HashMap<>();
     int[] x = intern(a, aStart, aEnd, ids);
     int[] y = intern(b, bStart, bEnd, ids);
+    List<int[]> ranges = editRanges(x, y);
+    if (ranges == null) {
+      return null;
+    }
+    List<Revision.Hunk> hunks = new ArrayList<>(ranges.size());
+    for (int[] r : ranges) {
+      hunks.add(new Revision.Hunk(aStart + r[0], r[1], new ArrayList<>(b.subList(bStart + r[2], bStart + r[2] + r[3]))));
+    }
+    return hunks;
+  }
+
+  /**
+   * Myers' shortest edit script between two sequences of symbols, as ranges {@code {aFrom,
+   * aCount, bFrom, bCount}}: replace {@code aCount} symbols of {@code x} at {@code aFrom} with
+   * {@code bCount} symbols of {@code y} at {@code bFrom}, in ascending order. Null when more than
+   * {@link #MAX_EDIT_DISTANCE} edits would be needed.
+   */
+  static List<int[]> editRanges(int[] x, int[] y) {
     int n = x.length;
     int m = y.length;
     int maxD = Math.min(n + m, MAX_EDIT_DISTANCE);
@@ -125,12 +143,11 @@ public final class LineDiff {
     if (found < 0) {
       return null;
     }
-    // Walk back to collect the edit script as a list of (aIndex, isDelete / bIndex insert).
+    // Walk back to collect the edit script: which symbols of x are deleted, and which symbols of
+    // y are inserted before each index of x.
     boolean[] deleted = new boolean[n];
-    List<List<Integer>> insertsBefore = new ArrayList<>(n + 1);
-    for (int i = 0; i <= n; i++) {
-      insertsBefore.add(null);
-    }
+    int[] insertFrom = new int[n + 1];
+    int[] insertCount = new int[n + 1];
     int px = n;
     int py = m;
     for (int d = found; d > 0; d--) {
@@ -149,36 +166,34 @@ public final class LineDiff {
         py--;
       }
       if (px == prevX) {
-        // insertion of y[prevY] before a-index px
-        List<Integer> ins = insertsBefore.get(px);
-        if (ins == null) {
-          ins = new ArrayList<>();
-          insertsBefore.set(px, ins);
-        }
-        ins.add(0, prevY);
+        // insertion of y[prevY] before x-index px; walking back, each comes before the last
+        insertFrom[px] = prevY;
+        insertCount[px]++;
       } else {
         deleted[prevX] = true;
       }
       px = prevX;
       py = prevY;
     }
-    // Group into hunks: a run of deleted lines together with the insertions around it.
-    List<Revision.Hunk> hunks = new ArrayList<>();
+    // Group into ranges: a run of deleted symbols together with the insertions around it. The
+    // symbols inserted within one run are consecutive in y (the path never goes back).
+    List<int[]> ranges = new ArrayList<>();
     int i = 0;
     while (i <= n) {
-      if (insertsBefore.get(i) == null && !(i < n && deleted[i])) {
+      if (insertCount[i] == 0 && !(i < n && deleted[i])) {
         i++;
         continue;
       }
       int start = i;
-      List<String> lines = new ArrayList<>();
+      int bFrom = -1;
+      int bCount = 0;
       int delCount = 0;
       while (true) {
-        List<Integer> ins = insertsBefore.get(i);
-        if (ins != null) {
-          for (int yi : ins) {
-            lines.add(b.get(bStart + yi));
+        if (insertCount[i] > 0) {
+          if (bFrom < 0) {
+            bFrom = insertFrom[i];
           }
+          bCount += insertCount[i];
         }
         if (i < n && deleted[i]) {
           delCount++;
@@ -188,9 +203,9 @@ public final class LineDiff {
           break;
         }
       }
-      hunks.add(new Revision.Hunk(aStart + start, delCount, lines));
+      ranges.add(new int[] {start, delCount, bFrom < 0 ? 0 : bFrom, bCount});
     }
-    return hunks;
+    return ranges;
   }
 
   private static int[] intern(List<String> s, int from, int to, Map<String, Integer> ids) {

@@ -3,6 +3,7 @@ package dev.gram.store;
 import dev.gram.async.Async;
 import dev.gram.async.SerialExecutor;
 import dev.gram.edit.PatchEngine;
+import dev.gram.format.CanonicalText;
 import dev.gram.format.GramDocument;
 import dev.gram.format.GramWriter;
 import dev.gram.format.Hashes;
@@ -53,6 +54,8 @@ final class DocumentActor {
    * change to the file by another program must then be merged, not simply read.
    */
   private boolean logged;
+  /** The canonical text of the latest state this actor wrote or rendered (mailbox only). */
+  private CanonicalText canonical;
 
   DocumentActor(Vault vault, VaultPath location) {
     this.vault = vault;
@@ -267,10 +270,10 @@ final class DocumentActor {
       throw new GramException(
           ErrorCode.E_ARGUMENT, "document id " + initial.id() + " is already used by another document");
     }
-    String text = GramWriter.write(initial);
-    requireUnicode(text);
-    List<String> lines = LineDiff.lines(text);
-    String hash = Hashes.sha256(text);
+    CanonicalText canonicalText = render(() -> CanonicalText.of(initial));
+    String text = new String(canonicalText.utf8(), java.nio.charset.StandardCharsets.UTF_8);
+    List<String> lines = canonicalText.lines();
+    String hash = canonicalText.sha256();
     Instant now = Times.truncate(vault.clock().instant());
     long inFlight = vault.commitStarted(now);
     try {
@@ -377,16 +380,14 @@ final class DocumentActor {
   private CommitReceipt commit(DocSnapshot s, PatchEngine.Outcome outcome, WriteCommand.Patch p)
       throws IOException {
     GramDocument next = outcome.state();
-    String text = GramWriter.write(next);
-    requireUnicode(text);
-    List<String> lines = LineDiff.lines(text);
-    String hash = Hashes.sha256(text);
+    CanonicalText before = canonical(s);
+    CanonicalText after = render(() -> before.next(next));
     History history = s.requireHistory();
     Revision head = history.head();
     Instant now = Times.truncate(vault.clock().instant());
     long inFlight = vault.commitStarted(now);
     try {
-      return commitAt(s, outcome, p, next, text, lines, hash, history, head, now);
+      return commitAt(s, outcome, p, next, before, after, history, head, now);
     } finally {
       vault.commitEnded(inFlight);
     }
@@ -397,9 +398,8 @@ final class DocumentActor {
       PatchEngine.Outcome outcome,
       WriteCommand.Patch p,
       GramDocument next,
-      String text,
-      List<String> lines,
-      String hash,
+      CanonicalText before,
+      CanonicalText after,
       History history,
       Revision head,
       Instant now)
@@ -408,6 +408,7 @@ final class DocumentActor {
     // and a read by recorded time must still be able to name every revision.
     Instant floor = head.recordedAt().plusMillis(1);
     Instant at = now.isBefore(floor) ? floor : now;
+    String hash = after.sha256();
     Revision rev =
         HistoryCodec.sealed(
             head.chain(),
@@ -420,10 +421,10 @@ final class DocumentActor {
                 p.requestId(),
                 p.digest(),
                 StateDiff.changes(s.requireState(), next),
-                LineDiff.diff(history.headLines(), lines),
+                before.deltaTo(after),
                 hash,
                 ""));
-    History appended = history.append(rev, lines);
+    History appended = history.append(rev, after.lines());
     DocSnapshot published;
     if (vault.log() != null) {
       long seq;
@@ -446,7 +447,7 @@ final class DocumentActor {
           new DocSnapshot(
               location.path(), location, next, appended, rev.rev(), hash, s.fingerprint(), s.persistedRevisions(), null);
     } else {
-      byte[] bytes = appended.fileBytes(text);
+      byte[] bytes = appended.fileBytes(new String(after.utf8(), java.nio.charset.StandardCharsets.UTF_8));
       try {
         vault.durable().replace(location.file(), bytes);
       } catch (DurableFiles.PublishedNotDurable e) {
@@ -470,6 +471,7 @@ final class DocumentActor {
               appended.revisions().size(),
               null);
     }
+    canonical = after;
     vault.requests().committed(p.requestId(), location.path(), rev.rev(), p.digest());
     publish(published, false);
     return new CommitReceipt(
@@ -513,20 +515,23 @@ final class DocumentActor {
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
-  /**
-   * Files are UTF-8: a string holding half of a surrogate pair (which JSON's {@code \\u} escapes
-   * can express) has no UTF-8 form and would not read back as written, so it is refused.
-   */
-  private static void requireUnicode(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        throw new GramException(
-            ErrorCode.E_ARGUMENT, "A value holds an unpaired UTF-16 surrogate, which is not Unicode text");
-      }
+  /** Renders canonical text, refusing what is not Unicode text as the caller's mistake. */
+  private static CanonicalText render(java.util.function.Supplier<CanonicalText> r) {
+    try {
+      return r.get();
+    } catch (CanonicalText.NotUnicodeException e) {
+      throw new GramException(ErrorCode.E_ARGUMENT, e.getMessage());
     }
+  }
+
+  /** The canonical text of the snapshot's state, kept from the last commit when it still is. */
+  private CanonicalText canonical(DocSnapshot s) {
+    CanonicalText t = canonical;
+    if (t == null || t.document() != s.requireState()) {
+      t = CanonicalText.of(s.requireState());
+      canonical = t;
+    }
+    return t;
   }
 
   static boolean hashMatches(String expected, String fullHash) {

@@ -1,0 +1,233 @@
+package dev.gram.format;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The canonical text of one state ({@link GramWriter#write}), kept entity by entity so that the
+ * next state's text, hash and delta cost what changed, not what the document holds.
+ *
+ * <p>The text is a sequence of blocks: the owner's (the header line, then the owner's lines) and
+ * one per record (an empty line, then the record's lines). States share unchanged entities by
+ * identity (every change to a {@link GramDocument} returns a new one that keeps the others), so
+ * {@link #next} renders only entities it has not seen, and {@link #deltaTo} diffs the entity
+ * sequences by identity, then lines only inside the entities that differ. The hash is still the
+ * SHA-256 of the whole text, as the format defines it, but computed from the blocks' bytes
+ * without building the text.
+ *
+ * <p>Immutable and safe to share.
+ */
+public final class CanonicalText {
+  private final GramDocument document;
+  private final Entity[] entities;
+  private final String[][] blocks;
+  private final byte[][] bytes;
+  /** Line index of each block's first line in the whole text; one more entry for the end. */
+  private final int[] lineStart;
+  private volatile List<String> lines;
+  private volatile String sha256;
+
+  private CanonicalText(GramDocument document, Entity[] entities, String[][] blocks, byte[][] bytes) {
+    this.document = document;
+    this.entities = entities;
+    this.blocks = blocks;
+    this.bytes = bytes;
+    this.lineStart = new int[blocks.length + 1];
+    for (int i = 0; i < blocks.length; i++) {
+      lineStart[i + 1] = lineStart[i] + blocks[i].length;
+    }
+  }
+
+  /** The text of {@code doc}, every entity rendered. */
+  public static CanonicalText of(GramDocument doc) {
+    return build(doc, null);
+  }
+
+  /** The text of {@code next}, rendering only the entities this text does not already hold. */
+  public CanonicalText next(GramDocument next) {
+    return build(next, this);
+  }
+
+  private static CanonicalText build(GramDocument doc, CanonicalText before) {
+    int n = doc.records().size() + 1;
+    Entity[] entities = new Entity[n];
+    String[][] blocks = new String[n][];
+    byte[][] bytes = new byte[n][];
+    Map<Entity, Integer> known = before == null ? Map.of() : before.indexByIdentity();
+    for (int i = 0; i < n; i++) {
+      Entity e = i == 0 ? doc.owner() : doc.records().get(i - 1);
+      entities[i] = e;
+      Integer at = known.get(e);
+      if (at != null && (at == 0) == (i == 0)) {
+        blocks[i] = before.blocks[at];
+        bytes[i] = before.bytes[at];
+      } else {
+        blocks[i] = render(e, i == 0);
+        bytes[i] = utf8(blocks[i]);
+      }
+    }
+    return new CanonicalText(doc, entities, blocks, bytes);
+  }
+
+  private Map<Entity, Integer> indexByIdentity() {
+    Map<Entity, Integer> m = new IdentityHashMap<>(entities.length * 2);
+    for (int i = 0; i < entities.length; i++) {
+      m.put(entities[i], i);
+    }
+    return m;
+  }
+
+  private static String[] render(Entity e, boolean owner) {
+    StringBuilder sb = new StringBuilder(128);
+    sb.append(owner ? GramWriter.HEADER : "").append('\n');
+    GramWriter.writeEntity(sb, e);
+    requireUnicode(sb);
+    List<String> l = LineDiff.lines(sb.toString());
+    return l.toArray(new String[0]);
+  }
+
+  /**
+   * Refuses text holding half of a surrogate pair (which JSON's {@code \\u} escapes can express):
+   * it has no UTF-8 form and would not read back as written.
+   */
+  private static void requireUnicode(CharSequence text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new NotUnicodeException();
+      }
+    }
+  }
+
+  /** A value held an unpaired UTF-16 surrogate. */
+  public static final class NotUnicodeException extends IllegalArgumentException {
+    NotUnicodeException() {
+      super("A value holds an unpaired UTF-16 surrogate, which is not Unicode text");
+    }
+  }
+
+  private static byte[] utf8(String[] lines) {
+    StringBuilder sb = new StringBuilder();
+    for (String l : lines) {
+      sb.append(l).append('\n');
+    }
+    return sb.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  public GramDocument document() {
+    return document;
+  }
+
+  /** The lines of the whole text. */
+  public List<String> lines() {
+    List<String> l = lines;
+    if (l == null) {
+      String[] all = new String[lineStart[blocks.length]];
+      for (int i = 0; i < blocks.length; i++) {
+        System.arraycopy(blocks[i], 0, all, lineStart[i], blocks[i].length);
+      }
+      l = List.of(all);
+      lines = l;
+    }
+    return l;
+  }
+
+  /** The SHA-256 (64 hex) of the whole text: the state hash. */
+  public String sha256() {
+    String h = sha256;
+    if (h == null) {
+      try {
+        MessageDigest md = MessageDigest.getInstance("SHA-256");
+        for (byte[] b : bytes) {
+          md.update(b);
+        }
+        h = HexFormat.of().formatHex(md.digest());
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every JDK has SHA-256", e);
+      }
+      sha256 = h;
+    }
+    return h;
+  }
+
+  /** The whole text as UTF-8. */
+  public byte[] utf8() {
+    int size = 0;
+    for (byte[] b : bytes) {
+      size += b.length;
+    }
+    byte[] out = new byte[size];
+    int at = 0;
+    for (byte[] b : bytes) {
+      System.arraycopy(b, 0, out, at, b.length);
+      at += b.length;
+    }
+    return out;
+  }
+
+  /**
+   * The hunks that turn this text into {@code next}'s: the entity sequences are diffed by
+   * identity, and lines only within each run of entities that differ.
+   */
+  public List<Revision.Hunk> deltaTo(CanonicalText next) {
+    Entity[] a = entities;
+    Entity[] b = next.entities;
+    int prefix = 0;
+    int max = Math.min(a.length, b.length);
+    while (prefix < max && a[prefix] == b[prefix]) {
+      prefix++;
+    }
+    int suffix = 0;
+    while (suffix < max - prefix && a[a.length - 1 - suffix] == b[b.length - 1 - suffix]) {
+      suffix++;
+    }
+    int aEnd = a.length - suffix;
+    int bEnd = b.length - suffix;
+    if (prefix == aEnd && prefix == bEnd) {
+      return List.of();
+    }
+    // Symbols: the same entity object is the same symbol on both sides.
+    Map<Entity, Integer> ids = new IdentityHashMap<>();
+    int[] x = new int[aEnd - prefix];
+    for (int i = prefix; i < aEnd; i++) {
+      x[i - prefix] = ids.computeIfAbsent(a[i], k -> ids.size());
+    }
+    int[] y = new int[bEnd - prefix];
+    for (int i = prefix; i < bEnd; i++) {
+      y[i - prefix] = ids.computeIfAbsent(b[i], k -> ids.size());
+    }
+    List<int[]> ranges = LineDiff.editRanges(x, y);
+    if (ranges == null) {
+      ranges = List.<int[]>of(new int[] {0, x.length, 0, y.length});
+    }
+    List<Revision.Hunk> out = new ArrayList<>();
+    for (int[] r : ranges) {
+      int aFrom = prefix + r[0];
+      int bFrom = prefix + r[2];
+      List<String> before = linesOf(aFrom, aFrom + r[1]);
+      List<String> after = next.linesOf(bFrom, bFrom + r[3]);
+      int shift = lineStart[aFrom];
+      for (Revision.Hunk h : LineDiff.diff(before, after)) {
+        out.add(new Revision.Hunk(shift + h.start(), h.deleteCount(), h.lines()));
+      }
+    }
+    return out;
+  }
+
+  private List<String> linesOf(int fromBlock, int toBlock) {
+    List<String> out = new ArrayList<>(lineStart[toBlock] - lineStart[fromBlock]);
+    for (int i = fromBlock; i < toBlock; i++) {
+      out.addAll(Arrays.asList(blocks[i]));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,101 @@
+package dev.gram.bench;
+
+import dev.gram.edit.Creation;
+import dev.gram.edit.PatchOps;
+import dev.gram.store.CommitReceipt;
+import dev.gram.store.DocSnapshot;
+import dev.gram.store.PathResolver;
+import dev.gram.store.RequestDigest;
+import dev.gram.store.Vault;
+import dev.gram.store.VaultPath;
+import dev.gram.store.WriteCommand;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The store's own CPU per commit, without transport, JSON or index: one writer, one document,
+ * sequential {@code set} commits through the write-ahead log, on documents of 10 to 3,000
+ * records. CPU is the sum of every thread's CPU time in this JVM (ThreadMXBean) over the run,
+ * divided by the commits, minus nothing: the writer's own wait loop is included, so the figure
+ * is an upper bound. Run: {@code mvn -B -Pbench -DskipTests package exec:exec
+ * -Dbench.main=dev.gram.bench.CommitCpuBench}.
+ */
+public final class CommitCpuBench {
+  private CommitCpuBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Path base = Files.createDirectories(Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath());
+    Path root = Files.createTempDirectory(base, "cpu-");
+    System.err.println("| records in the document | commits | CPU per commit (all threads) | wall per commit |");
+    System.err.println("|---|---|---|---|");
+    for (int records : new int[] {10, 300, 3_000}) {
+      run(root.resolve("r" + records), records, 3_000);
+    }
+    System.exit(0);
+  }
+
+  static void run(Path dir, int records, int commits) throws Exception {
+    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4,
+        new Vault.Durability(Vault.LogMode.WRITE, Duration.ofSeconds(1)));
+    await(vault.start());
+    VaultPath vp = vault.paths().writableDocument("p/doc.gram");
+    Creation.Result r = Creation.build(Creation.newDocumentId(), "Doc", "", id -> false);
+    await(vault.submit(new WriteCommand.Create(vp, r.state(), "bench", null, r.created(), r.diagnostics())));
+    JsonArray adds = new JsonArray();
+    for (int i = 0; i < records; i++) {
+      adds.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + i)
+          .put("fields", new JsonObject().put("t", new JsonArray().add("Task " + i + " with a title of some length")))));
+    }
+    commit(vault, vp, "seed", adds);
+    for (int i = 0; i < 300; i++) {
+      commit(vault, vp, "warm-" + i, set(i));
+    }
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long cpu0 = totalCpu(mx);
+    long t0 = System.nanoTime();
+    for (int i = 0; i < commits; i++) {
+      commit(vault, vp, "c-" + i, set(i));
+    }
+    long wall = System.nanoTime() - t0;
+    long cpu = totalCpu(mx) - cpu0;
+    System.err.printf(Locale.ROOT, "| %d | %d | %.3f ms | %.3f ms |%n", records, commits,
+        cpu / 1e6 / commits, wall / 1e6 / commits);
+    await(vault.close());
+  }
+
+  static JsonArray set(int i) {
+    return new JsonArray().add(new JsonObject().put("op", "set").put("entity", "t" + (i % 7)).put("key", "d")
+        .put("value", "value " + i));
+  }
+
+  static CommitReceipt commit(Vault vault, VaultPath vp, String id, JsonArray ops) throws Exception {
+    DocSnapshot s = await(vault.read(vp));
+    String digest = RequestDigest.of(vp.path(), s.rev(), s.shortHash(), ops, null);
+    return await(vault.submit(new WriteCommand.Patch(vp, s.rev(), s.shortHash(), id, digest, ops, "bench", null)));
+  }
+
+  static long totalCpu(ThreadMXBean mx) {
+    long sum = 0;
+    for (long id : mx.getAllThreadIds()) {
+      long t = mx.getThreadCpuTime(id);
+      if (t > 0) {
+        sum += t;
+      }
+    }
+    return sum;
+  }
+
+  static <T> T await(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,89 @@
+package dev.gram.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The incremental canonical text is the canonical text: for a state derived from another by
+ * keeping, dropping, inserting and replacing entities (sharing the kept ones, as patches do), the
+ * lines, the hash and the delta equal what writing the whole text and diffing it gives.
+ */
+class CanonicalTextProperties {
+
+  @Property(tries = 400)
+  void nextStateTextHashAndDeltaMatchTheWholeText(
+      @ForAll("documents") GramDocument a,
+      @ForAll("documents") GramDocument other,
+      @ForAll("edits") List<Integer> edits) {
+    GramDocument b = derive(a, other, edits);
+    CanonicalText ta = CanonicalText.of(a);
+    CanonicalText tb = ta.next(b);
+    String whole = GramWriter.write(b);
+    assertThat(tb.lines()).isEqualTo(LineDiff.lines(whole));
+    assertThat(tb.sha256()).isEqualTo(Hashes.sha256(whole));
+    assertThat(new String(tb.utf8(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(whole);
+    assertThat(ta.lines()).isEqualTo(LineDiff.lines(GramWriter.write(a)));
+    assertThat(LineDiff.apply(ta.lines(), ta.deltaTo(tb))).isEqualTo(tb.lines());
+  }
+
+  /** Each edit acts on the record at its position: 0 keep, 1 drop, 2 keep and insert, 3 replace. */
+  static GramDocument derive(GramDocument a, GramDocument other, List<Integer> edits) {
+    Set<String> ids = new HashSet<>();
+    ids.add(a.owner().id());
+    List<Entity> extra = new ArrayList<>();
+    for (Entity e : other.records()) {
+      if (a.record(e.id()) == null && !e.id().equals(a.owner().id())) {
+        extra.add(e);
+      }
+    }
+    List<Entity> out = new ArrayList<>();
+    int next = 0;
+    for (int i = 0; i < a.records().size(); i++) {
+      int op = i < edits.size() ? edits.get(i) : 0;
+      Entity r = a.records().get(i);
+      switch (op) {
+        case 1 -> {}
+        case 2 -> {
+          out.add(r);
+          if (next < extra.size()) {
+            out.add(extra.get(next++));
+          }
+        }
+        case 3 -> out.add(new Entity(r.type(), r.id(), List.of(new Field("t", List.of("replaced " + i))), r.links(), r.blocks()));
+        default -> out.add(r);
+      }
+    }
+    while (next < extra.size() && edits.size() > a.records().size()) {
+      out.add(extra.get(next++));
+    }
+    List<Entity> unique = new ArrayList<>();
+    for (Entity e : out) {
+      if (ids.add(e.id())) {
+        unique.add(e);
+      }
+    }
+    Entity owner = edits.contains(3) && edits.get(0) == 3
+        ? new Entity(EntityType.DOCUMENT, a.owner().id(), List.of(new Field("t", List.of("New title"))), List.of(), a.owner().blocks())
+        : a.owner();
+    return new GramDocument(owner, unique);
+  }
+
+  @Provide
+  Arbitrary<GramDocument> documents() {
+    return GramRoundTripProperties.documents();
+  }
+
+  @Provide
+  Arbitrary<List<Integer>> edits() {
+    return Arbitraries.integers().between(0, 3).list().ofMaxSize(10);
+  }
+}
