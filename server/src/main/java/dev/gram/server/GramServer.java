@@ -149,6 +149,14 @@ public final class GramServer {
         () -> index.semantic().available() ? 1 : 0);
     server.metrics.gauge("gram.index.unembedded.chunks", "Chunks still waiting for their embedding vector",
         index::unembeddedChunks);
+    dev.gram.store.Vault vault = services.vault();
+    server.metrics.gauge("gram.store.write.cpu.seconds", "CPU time the document write actors spent on writes",
+        vault::writeCpuSeconds);
+    server.metrics.gauge("gram.store.writes", "Writes the document write actors handled", vault::writesHandled);
+    server.metrics.gauge("gram.store.log.records", "Revisions appended to the write-ahead log since start",
+        vault::logRecords);
+    server.metrics.gauge("gram.store.checkpoints.owed", "Documents with revisions only in the write-ahead log",
+        vault::checkpointsOwed);
     server.metrics.gauge("gram.index.lag.commits", "Acknowledged commits not yet searchable",
         () -> index.lag().commits());
     server.metrics.gauge("gram.index.lag.seconds", "How long the oldest commit not yet searchable has waited",

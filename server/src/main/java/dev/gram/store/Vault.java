@@ -297,6 +297,30 @@ public final class Vault implements DocumentReader, DocumentWriter {
     }
   }
 
+  private final java.util.concurrent.atomic.LongAdder commitCpuNanos = new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder writesHandled = new java.util.concurrent.atomic.LongAdder();
+
+  void commitCpu(long nanos) {
+    commitCpuNanos.add(Math.max(0, nanos));
+    writesHandled.increment();
+  }
+
+  /** CPU time the write actors spent on writes (commits, conflicts, refusals), in seconds. */
+  public double writeCpuSeconds() {
+    return commitCpuNanos.sum() / 1e9;
+  }
+
+  /** Writes the actors handled, whatever their outcome. */
+  public long writesHandled() {
+    return writesHandled.sum();
+  }
+
+  /** Records appended to the write-ahead log since start; 0 without a log. */
+  public long logRecords() {
+    WriteAheadLog l = log;
+    return l == null ? 0 : l.appended();
+  }
+
   /** Documents whose revisions are only in the log (for /metrics and tests). */
   public int checkpointsOwed() {
     int n = 0;

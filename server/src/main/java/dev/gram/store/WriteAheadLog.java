@@ -103,6 +103,7 @@ final class WriteAheadLog implements AutoCloseable {
   private final ArrayDeque<Failure> failures = new ArrayDeque<>();
 
   private volatile Faults faults = Faults.NONE;
+  private final java.util.concurrent.atomic.LongAdder appended = new java.util.concurrent.atomic.LongAdder();
   private volatile boolean closed;
 
   private WriteAheadLog(Path dir, FileChannel lockChannel, FileLock lock) {
@@ -201,6 +202,7 @@ final class WriteAheadLog implements AutoCloseable {
       }
       long seq = writeFrame(path, payload);
       dirty.add(path);
+      appended.increment();
       return seq;
     }
   }
@@ -447,11 +449,9 @@ final class WriteAheadLog implements AutoCloseable {
     return file;
   }
 
-  /** Records appended since start (for /metrics and the benchmark). */
-  long lastSeq() {
-    synchronized (appendLock) {
-      return lastSeq;
-    }
+  /** Revision records appended since this process opened the log. */
+  long appended() {
+    return appended.sum();
   }
 
   @Override

@@ -76,13 +76,14 @@ public final class Bench {
   private static final Map<String, Object> RESULTS = new LinkedHashMap<>();
   private static final List<String> TABLE = new ArrayList<>();
   private static double floorMedianMs = Double.NaN;
+  private static double floorP99Ms = Double.NaN;
   private static double floorRate8 = Double.NaN;
 
   private Bench() {}
 
   public static void main(String[] args) throws Exception {
     int seconds = Integer.getInteger("bench.seconds", 5);
-    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,reads,recall,push,start").split(","));
+    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,history,recovery,reads,recall,push,start").split(","));
     Path root = Path.of(System.getProperty("bench.dir", "target/bench"));
     Files.createDirectories(root);
     Path dir = Files.createTempDirectory(root.toAbsolutePath(), "run-");
@@ -96,6 +97,12 @@ public final class Bench {
     }
     if (only.contains("writes")) {
       writes(dir.resolve("writes"), d);
+    }
+    if (only.contains("history")) {
+      history(dir.resolve("history"), Integer.getInteger("bench.historyWrites", 10_000));
+    }
+    if (only.contains("recovery")) {
+      recovery(dir.resolve("recovery"), Integer.getInteger("bench.historyWrites", 10_000));
     }
     if (only.contains("reads")) {
       reads(dir.resolve("reads"), d);
@@ -133,6 +140,7 @@ public final class Bench {
     }
     Stats one = replaces(dir, "one", data, 400);
     floorMedianMs = one.p50();
+    floorP99Ms = one.p99();
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong count = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
@@ -200,11 +208,22 @@ public final class Bench {
             .put("base_revision", (Object) null).put("title", "Bench " + i).put("content", "# Bench\n\nA document for writes."))).getJsonObject("doc"));
       }
       // One document, one writer.
-      Stats one = closedLoop(vertx, "1 doc, 1 writer", 1, d, c -> writer(http, docs.get(64), "solo"));
+      // closedLoop warms up first; the CPU counters are read around the measured part only.
+      long[] cpu0 = new long[1];
+      double[] actor0 = new double[2];
+      Stats one = closedLoop(vertx, "1 doc, 1 writer", 1, d, c -> writer(http, docs.get(64), "solo"), () -> {
+        cpu0[0] = cpuMicros(server.pid());
+        actor0[0] = metric(server, "gram_store_write_cpu_seconds");
+        actor0[1] = metric(server, "gram_store_writes");
+      });
+      double cpuOne = (cpuMicros(server.pid()) - cpu0[0]) / 1000.0 / Math.max(1, one.operations());
+      double actorOne = (metric(server, "gram_store_write_cpu_seconds") - actor0[0]) * 1000
+          / Math.max(1, metric(server, "gram_store_writes") - actor0[1]);
       put("writes.oneWriter", Map.of("perSecond", one.perSecond(), "p50Ms", one.p50(), "p99Ms", one.p99(),
           "ratioToFloorMedian", one.p50() / floorMedianMs, "errors", one.errors()));
-      row(String.format(Locale.ROOT, "| gram_patch, 1 doc, 1 writer | %.0f/s | %s | %s | p50 = %.2f× floor median |",
-          one.perSecond(), Stats.ms(one.p50()), Stats.ms(one.p99()), one.p50() / floorMedianMs));
+      row(String.format(Locale.ROOT, "| gram_patch, 1 doc, 1 writer | %.0f/s | %s | %s | p50 = %.2f× floor median, p99 = %.2f× floor p99; CPU per write: %.3f ms write actor, %.3f ms whole server |",
+          one.perSecond(), Stats.ms(one.p50()), Stats.ms(one.p99()), one.p50() / floorMedianMs, one.p99() / floorP99Ms, actorOne, cpuOne));
+      put("writes.oneWriter.cpuMsPerWrite", Map.of("writeActor", actorOne, "wholeServer", cpuOne));
       // The floor again at the size the document has grown to: a commit rewrites the whole file.
       long size = Files.size(server.vault().resolve(docs.get(64).getString("path")));
       byte[] big = new byte[(int) size];
@@ -215,11 +234,21 @@ public final class Bench {
       row(String.format(Locale.ROOT, "| floor: durable replace of %d KiB (that document's size at the end) | %.0f/s | %s | %s | 1 writer p50 = %.2f× this |",
           size / 1024, 1000.0 / sized.p50(), Stats.ms(sized.p50()), Stats.ms(sized.p99()), one.p50() / sized.p50()));
       // 64 documents, one writer each.
-      Stats many = closedLoop(vertx, "64 docs, 64 writers", 64, d, c -> writer(http, docs.get(c), "w" + c));
+      long[] cpu1 = new long[1];
+      double[] actor1 = new double[2];
+      Stats many = closedLoop(vertx, "64 docs, 64 writers", 64, d, c -> writer(http, docs.get(c), "w" + c), () -> {
+        cpu1[0] = cpuMicros(server.pid());
+        actor1[0] = metric(server, "gram_store_write_cpu_seconds");
+        actor1[1] = metric(server, "gram_store_writes");
+      });
+      double cpuMany = (cpuMicros(server.pid()) - cpu1[0]) / 1000.0 / Math.max(1, many.operations());
+      double actorMany = (metric(server, "gram_store_write_cpu_seconds") - actor1[0]) * 1000
+          / Math.max(1, metric(server, "gram_store_writes") - actor1[1]);
+      put("writes.manyDocuments.cpuMsPerWrite", Map.of("writeActor", actorMany, "wholeServer", cpuMany));
       put("writes.manyDocuments", Map.of("perSecond", many.perSecond(), "p50Ms", many.p50(), "p99Ms", many.p99(),
           "ratioToFloor8", many.perSecond() / floorRate8, "errors", many.errors()));
-      row(String.format(Locale.ROOT, "| gram_patch, 64 docs, 64 writers | %.0f rev/s | %s | %s | %.2f× floor 8-thread rate |",
-          many.perSecond(), Stats.ms(many.p50()), Stats.ms(many.p99()), many.perSecond() / floorRate8));
+      row(String.format(Locale.ROOT, "| gram_patch, 64 docs, 64 writers | %.0f rev/s | %s | %s | %.2f× floor 8-thread rate; CPU per write: %.3f ms write actor, %.3f ms whole server |",
+          many.perSecond(), Stats.ms(many.p50()), Stats.ms(many.p99()), many.perSecond() / floorRate8, actorMany, cpuMany));
       // One document, 16 writers racing from what they last saw.
       JsonObject race = await(http.ok("gram_create", new JsonObject().put("path", "bench/race.gram")
           .put("base_revision", (Object) null).put("title", "Race").put("content", ""))).getJsonObject("doc");
@@ -281,6 +310,154 @@ public final class Bench {
             new JsonObject().put("type", "event").put("id", recordId)
                 .put("fields", new JsonObject().put("t", new JsonArray().add("Benchmark event " + recordId))
                     .put("at", new JsonArray().add("2026-10-12"))))));
+  }
+
+  // ------------------------------------------------------------------ history and recovery
+
+  /**
+   * One writer, one document, {@code n} sequential commits: does the history make the next write
+   * dearer? Two runs: {@code set} commits that keep the state's size (only the history grows), and
+   * commits that each add a record (the state grows with it). p50 of writes 100–300 against p50 of
+   * the last 200.
+   */
+  static void history(Path dir, int n) throws Exception {
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    try (ServerProcess server = ServerProcess.start(dir, "--no-semantic", "--no-welcome", "--no-stdio")) {
+      McpHttp http = new McpHttp(vertx, server.mcpUrl(), 80);
+      // Warm the JIT on another document first: the early writes must not pay for compilation.
+      JsonObject warm = await(http.ok("gram_create", new JsonObject().put("path", "bench/warm.gram")
+          .put("base_revision", (Object) null).put("title", "Warm").put("content", ""))).getJsonObject("doc");
+      for (int i = 0; i < 2_000; i++) {
+        warm.mergeIn(await(http.ok("gram_patch", setOwner(warm, "w-" + i, "value " + i))).getJsonObject("doc"));
+      }
+      for (boolean grow : new boolean[] {false, true}) {
+        String path = "bench/" + (grow ? "growing" : "steady") + ".gram";
+        JsonObject known = await(http.ok("gram_create", new JsonObject().put("path", path)
+            .put("base_revision", (Object) null).put("title", "History").put("content", "# History"))).getJsonObject("doc");
+        double[] ms = new double[n];
+        for (int i = 0; i < n; i++) {
+          JsonObject args = grow ? patch(known, "g-" + i, "g-" + i) : setOwner(known, "s-" + i, "value " + i);
+          long t0 = System.nanoTime();
+          JsonObject r = await(http.ok("gram_patch", args));
+          ms[i] = (System.nanoTime() - t0) / 1e6;
+          known.mergeIn(r.getJsonObject("doc"));
+        }
+        double early = median(ms, 100, 300);
+        double late = median(ms, n - 200, n);
+        String key = grow ? "history.growingState" : "history.steadyState";
+        put(key, Map.of("writes", n, "p50Writes100to300Ms", early, "p50Last200Ms", late, "ratio", late / early));
+        row(String.format(Locale.ROOT, "| gram_patch, 1 doc, %s: writes %d–%d vs 100–300 | %.2f× | %s | | p50 %s then %s |",
+            grow ? "each adds a record" : "each sets a field", n - 200, n, late / early, Stats.ms(late), Stats.ms(early), Stats.ms(late)));
+      }
+      server.stop();
+    } finally {
+      vertx.close();
+    }
+  }
+
+  /**
+   * A server that never checkpoints (a lag of an hour) takes {@code n} commits to one document,
+   * is killed with SIGKILL, and is started again: how long until it answers tools/list, and until
+   * it answers a read of that document, which waits for its {@code n} revisions to be replayed.
+   */
+  static void recovery(Path dir, int n) throws Exception {
+    Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+    String path = "bench/replayed.gram";
+    try {
+      ServerProcess server = ServerProcess.start(dir, "--no-semantic", "--no-welcome", "--no-stdio", "--checkpoint-lag-ms", "3600000");
+      McpHttp http = new McpHttp(vertx, server.mcpUrl(), 80);
+      JsonObject known = await(http.ok("gram_create", new JsonObject().put("path", path)
+          .put("base_revision", (Object) null).put("title", "Replayed").put("content", ""))).getJsonObject("doc");
+      for (int i = 0; i < n; i++) {
+        known.mergeIn(await(http.ok("gram_patch", setOwner(known, "r-" + i, "value " + i))).getJsonObject("doc"));
+      }
+      server.kill();
+      server.close();
+    } finally {
+      vertx.close();
+    }
+    List<String> cmd = ServerProcess.command(dir.resolve("vault"), dir.resolve("index"), "--no-http", "--no-welcome", "--no-semantic");
+    long t0 = System.nanoTime();
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    OutputStream in = p.getOutputStream();
+    JsonObject init = new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", "initialize").put("params",
+        new JsonObject().put("protocolVersion", "2025-11-25").put("capabilities", new JsonObject())
+            .put("clientInfo", new JsonObject().put("name", "bench").put("version", "1")));
+    JsonObject get = new JsonObject().put("jsonrpc", "2.0").put("id", 3).put("method", "tools/call").put("params",
+        new JsonObject().put("name", "gram_list").put("arguments", new JsonObject().put("path", path)));
+    in.write((init.encode() + "\n").getBytes(StandardCharsets.UTF_8));
+    in.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n".getBytes(StandardCharsets.UTF_8));
+    in.write("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n".getBytes(StandardCharsets.UTF_8));
+    in.write((get.encode() + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
+    BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    double listMs = Double.NaN;
+    double readMs = Double.NaN;
+    String line;
+    String answer = null;
+    while ((line = out.readLine()) != null) {
+      if (line.contains("\"id\":2")) {
+        listMs = (System.nanoTime() - t0) / 1e6;
+      } else if (line.contains("\"id\":3")) {
+        readMs = (System.nanoTime() - t0) / 1e6;
+        answer = line;
+        break;
+      }
+    }
+    in.close();
+    p.waitFor(60, TimeUnit.SECONDS);
+    p.destroyForcibly();
+    boolean complete = answer != null && answer.contains("\"rev\":" + n);
+    if (!complete) {
+      System.err.println("recovery: the read answered " + answer);
+    }
+    put("recovery", Map.of("revisionsInLog", n, "toolsListMs", listMs, "firstReadMs", readMs, "readSawEveryRevision", complete));
+    row(String.format(Locale.ROOT, "| restart after SIGKILL with %d revisions only in the log | %.0f ms | | | to tools/list; %.0f ms to a read of that document (rev %d: %s) |",
+        n, listMs, readMs, n, complete ? "all replayed" : "NOT all replayed"));
+  }
+
+  static JsonObject setOwner(JsonObject known, String requestId, String value) {
+    return new JsonObject()
+        .put("path", known.getString("path"))
+        .put("base_revision", known.getInteger("rev"))
+        .put("expected_hash", known.getString("hash"))
+        .put("request_id", requestId)
+        .put("operations", new JsonArray().add(new JsonObject().put("op", "set").put("entity", "doc")
+            .put("key", "status").put("value", value)));
+  }
+
+  static double median(double[] values, int from, int to) {
+    double[] part = Arrays.copyOfRange(values, from, to);
+    Arrays.sort(part);
+    return part[part.length / 2];
+  }
+
+  /** A value from the server's /metrics (Prometheus text), or NaN. */
+  static double metric(ServerProcess server, String name) {
+    try {
+      java.net.http.HttpResponse<String> r = POLLER.send(java.net.http.HttpRequest.newBuilder(
+          server.baseUrl().resolve("/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      for (String l : r.body().split("\n")) {
+        if (l.startsWith(name + " ")) {
+          return Double.parseDouble(l.substring(name.length() + 1).trim());
+        }
+      }
+    } catch (Exception e) {
+      return Double.NaN;
+    }
+    return Double.NaN;
+  }
+
+  /** The process's user + system CPU time so far, from /proc (Linux), in microseconds. */
+  static long cpuMicros(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14, 15)
+      return ticks * 10_000; // USER_HZ is 100 on Linux
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   // ------------------------------------------------------------------ reads
@@ -494,6 +671,12 @@ public final class Bench {
    */
   static Stats closedLoop(Vertx vertx, String name, int clients, Duration d, IntFunction<Supplier<Future<Boolean>>> perClient)
       throws InterruptedException {
+    return closedLoop(vertx, name, clients, d, perClient, () -> {});
+  }
+
+  /** As above; {@code afterWarmup} runs between the warm-up and the measured run. */
+  static Stats closedLoop(Vertx vertx, String name, int clients, Duration d,
+      IntFunction<Supplier<Future<Boolean>>> perClient, Runnable afterWarmup) throws InterruptedException {
     // Warm the server's JIT on the same work first: the first seconds of a JVM measure the
     // compiler, not the code.
     // The same clients in both phases: a writer keeps the revision it last saw.
@@ -502,6 +685,7 @@ public final class Bench {
       ops.add(perClient.apply(c));
     }
     run(vertx, name, ops, Duration.ofSeconds(Integer.getInteger("bench.warmup", 3)));
+    afterWarmup.run();
     return run(vertx, name, ops, d);
   }
 
