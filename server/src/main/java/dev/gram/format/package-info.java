@@ -16,7 +16,9 @@
  *
  * <p>{@link dev.gram.format.GramParser} accepts every file (it reports what it cannot read
  * instead of throwing), {@link dev.gram.format.GramWriter} writes the one canonical text of a
- * state, and {@link dev.gram.format.Hashes} hashes that text. A revision
+ * state, and {@link dev.gram.format.Hashes} hashes that text. {@link
+ * dev.gram.format.CanonicalText} is the same text kept entity by entity, so that the text, hash
+ * and delta of the next state cost only the entities a change touched. A revision
  * ({@link dev.gram.format.Revision}) records who, when, the effective time, the request id and
  * digest, the entity changes, a forward line delta ({@link dev.gram.format.LineDiff}) and the
  * state and chain hashes; {@link dev.gram.format.History} rebuilds any past state from the

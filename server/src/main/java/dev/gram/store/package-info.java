@@ -15,9 +15,13 @@
  *       dev.gram.store.VaultPath}, refusing with the contract's messages whatever could leave the
  *       vault, hide, or write where it may not.
  *   <li>Writes: {@code DocumentActor}, one per document, runs its loads, reloads and commits one
- *       at a time on the vault's I/O pool (a {@link dev.gram.async.SerialExecutor} mailbox);
- *       {@code DurableFiles} replaces a file durably (temporary file, fsync, rename, folder fsync,
- *       shared by commits that land together); {@code RequestIndex} and {@link
+ *       at a time on the vault's I/O pool (a {@link dev.gram.async.SerialExecutor} mailbox); a
+ *       revision is durable once {@code WriteAheadLog} has appended it and an fdatasync shared
+ *       with the other commits waiting at that moment has returned (group commit); the {@code
+ *       Checkpointer} folds logged revisions into each file within the checkpoint lag, through
+ *       {@code DurableFiles} (temporary file, fsync, rename, folder fsync), and deletes what the
+ *       files now hold; at start {@code LogReader} reads the log and {@code Replay} brings each
+ *       document up to date as it loads. {@code RequestIndex} and {@link
  *       dev.gram.store.RequestDigest} bind each request_id to one intent across the vault.
  *   <li>Reads: {@link dev.gram.store.DocSnapshot}, the immutable view of a document's latest
  *       revision, swapped atomically after each commit; {@code DocumentLoader} reads a file into
@@ -33,7 +37,10 @@
  * a consistent view however many commits follow. A write is checked inside its document's
  * mailbox — the file unchanged since the last snapshot, the request_id unused or bound to the same
  * intent, the caller's base revision and hash current — then applied by the {@link
- * dev.gram.edit.PatchEngine} (pure), written durably, published, recorded, and announced. Commands
+ * dev.gram.edit.PatchEngine} (pure), logged durably, published, recorded, and announced. Its CPU
+ * follows the change, not the document: the actor keeps the state's canonical text entity by
+ * entity ({@link dev.gram.format.CanonicalText}). One process holds a vault's log; a second one
+ * is refused at start ({@link dev.gram.store.VaultInUseException}). Commands
  * are plain data and name their document's path, so a cluster could route each one to the node
  * that owns that path; nothing else here assumes one node but the request-id index and the
  * document-id map.

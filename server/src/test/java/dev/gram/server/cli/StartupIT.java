@@ -23,6 +23,19 @@ class StartupIT {
   @TempDir Path dir;
 
   @Test
+  void aSecondServerOnAVaultThatAnotherServesStopsWithALineNamingIt() throws IOException {
+    try (ServerProcess first = ServerProcess.start(dir, "--no-semantic", "--no-stdio")) {
+      Cli.Run r = Cli.run(dir, "--vault", first.vault().toString(), "--index", dir.resolve("other-index").toString(),
+          "--port", "0", "--no-semantic", "--no-stdio");
+      assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+      assertThat(r.err()).contains("gram-mcp: could not start: the vault " + first.vault()
+          + " is being served by another gram-mcp process (pid " + first.pid() + "): connect to that server");
+      assertThat(r.err()).doesNotContain("\tat ");
+      assertThat(first.isAlive()).isTrue();
+    }
+  }
+
+  @Test
   void aVaultThatIsAFileRefusesToStart() throws IOException {
     Path file = Files.writeString(dir.resolve("vault.txt"), "not a folder");
     Cli.Run r = Cli.run(dir, "--vault", file.toString(), "--port", "0", "--no-semantic");
