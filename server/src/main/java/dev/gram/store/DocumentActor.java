@@ -163,7 +163,9 @@ final class DocumentActor {
   }
 
   private boolean checkpointNow() throws IOException {
-    reloadIfChanged(); // an edit by another program is merged (or wins) before anything is written
+    // An edit by another program is merged (or wins) before anything is written, even one that
+    // kept the file's size and modification time: the bytes are compared before a replace.
+    reloadIfChanged(true);
     DocSnapshot s = snapshot;
     if (s == null || !logged) {
       return true; // nothing of ours is only in the log
@@ -176,24 +178,32 @@ final class DocumentActor {
       vault.durable().replace(location.file(), bytes);
     } catch (DurableFiles.PublishedNotDurable e) {
       // Ours, but not known durable: keep owing it; the next round writes it again.
-      snapshot = s.withFile(FileFingerprint.of(location.file()), s.persistedRevisions());
+      snapshot = s.withFile(FileFingerprint.of(location.file(), bytes), s.persistedRevisions());
       LOG.warn("checkpoint of {} is not known durable: {}", location.path(), e.getMessage());
       return false;
     } catch (IOException e) {
       LOG.warn("checkpoint of {} failed; its revisions stay in the log: {}", location.path(), cause(e));
       return false;
     }
-    snapshot = s.withFile(FileFingerprint.of(location.file()), s.requireHistory().revisions().size());
+    snapshot = s.withFile(FileFingerprint.of(location.file(), bytes), s.requireHistory().revisions().size());
     logged = false;
     return true;
   }
 
   /** Reloads when the file differs from the snapshot; returns true if it did. */
   private boolean reloadIfChanged() throws IOException {
+    return reloadIfChanged(false);
+  }
+
+  /**
+   * As {@link #reloadIfChanged()}; with {@code verifyContent}, which a caller about to replace the
+   * file passes, a file whose stat still matches is also read and its bytes compared.
+   */
+  private boolean reloadIfChanged(boolean verifyContent) throws IOException {
     FileFingerprint now = FileFingerprint.of(location.file());
     DocSnapshot s = snapshot;
     FileFingerprint known = s == null ? FileFingerprint.ABSENT : s.fingerprint();
-    if (!suspect && now.equals(known)) {
+    if (!suspect && now.equals(known) && !(verifyContent && known.contentChanged(location.file()))) {
       return false;
     }
     boolean ours = suspect;
@@ -324,7 +334,7 @@ final class DocumentActor {
     }
     DocSnapshot next =
         new DocSnapshot(
-            location.path(), location, initial, history, 0, hash, FileFingerprint.of(location.file()), 1, null);
+            location.path(), location, initial, history, 0, hash, FileFingerprint.of(location.file(), bytes), 1, null);
     publish(next, false);
     return new CommitReceipt(location.path(), 0, next.shortHash(), c.created(), null, c.diagnostics(), false);
   }
@@ -433,52 +443,26 @@ final class DocumentActor {
                 hash,
                 ""));
     History appended = history.append(rev, after.lines());
-    DocSnapshot published;
-    if (vault.log() != null) {
-      long seq;
-      try {
-        seq = vault.log().append(location.path(), LogRecord.revisionPayload(location.path(), rev));
-      } catch (IOException e) {
-        throw storageFailure(e);
-      }
-      try {
-        vault.log().awaitDurable(seq);
-      } catch (IOException e) {
-        // The record may be on disk until the void record that cancels it is: a retry with the
-        // same request_id writes it again, and a replay after a crash keeps at most one of them.
-        vault.requests().release(p.requestId(), location.path());
-        throw new GramException(
-            ErrorCode.COMMIT_UNKNOWN, UNKNOWN + "the write-ahead log's fsync failed: " + cause(e));
-      }
-      logged = true;
-      published =
-          new DocSnapshot(
-              location.path(), location, next, appended, rev.rev(), hash, s.fingerprint(), s.persistedRevisions(), null);
-    } else {
-      byte[] bytes = appended.fileBytes(new String(after.utf8(), java.nio.charset.StandardCharsets.UTF_8));
-      try {
-        vault.durable().replace(location.file(), bytes);
-      } catch (DurableFiles.PublishedNotDurable e) {
-        // The new file is visible but may not survive a crash. A retry with the same request_id
-        // reads the file again and settles from what is really there.
-        suspect = true;
-        vault.requests().release(p.requestId(), location.path());
-        throw new GramException(ErrorCode.COMMIT_UNKNOWN, UNKNOWN + e.getMessage());
-      } catch (IOException e) {
-        throw storageFailure(e);
-      }
-      published =
-          new DocSnapshot(
-              location.path(),
-              location,
-              next,
-              appended,
-              rev.rev(),
-              hash,
-              FileFingerprint.of(location.file()),
-              appended.revisions().size(),
-              null);
+    WriteAheadLog log = vault.log(); // never null here: Vault.submit refuses writes without a log
+    long seq;
+    try {
+      seq = log.append(location.path(), LogRecord.revisionPayload(location.path(), rev));
+    } catch (IOException e) {
+      throw storageFailure(e);
     }
+    try {
+      log.awaitDurable(seq);
+    } catch (IOException e) {
+      // The record may be on disk until the void record that cancels it is: a retry with the
+      // same request_id writes it again, and a replay after a crash keeps at most one of them.
+      vault.requests().release(p.requestId(), location.path());
+      throw new GramException(
+          ErrorCode.COMMIT_UNKNOWN, UNKNOWN + "the write-ahead log's fsync failed: " + cause(e));
+    }
+    logged = true;
+    DocSnapshot published =
+        new DocSnapshot(
+            location.path(), location, next, appended, rev.rev(), hash, s.fingerprint(), s.persistedRevisions(), null);
     canonical = after;
     vault.requests().committed(p.requestId(), location.path(), rev.rev(), p.digest());
     publish(published, false);

@@ -53,6 +53,7 @@ final class DocumentLoader {
       bytes = Files.readAllBytes(file);
       fp = after;
     }
+    fp = fp.withContent(dev.gram.format.Hashes.sha256(bytes));
     Instant mtime = Times.truncate(Instant.ofEpochSecond(0, fp.modifiedNanos()));
     String text;
     try {

@@ -59,8 +59,8 @@ public final class Vault implements DocumentReader, DocumentWriter {
    *
    * @param mode {@link LogMode#WRITE}: through the write-ahead log, checkpointed into the files
    *     within {@code checkpointLag} (the server); {@link LogMode#READ_ONLY}: files plus whatever
-   *     the log holds, replayed in memory, never written (commands that only read); {@link
-   *     LogMode#OFF}: every commit replaces its file durably, no log (tests of that path)
+   *     the log holds, replayed in memory, never written (commands that only read: a write
+   *     answers {@code E_STORAGE})
    * @param checkpointLag how long a revision may be in the log only
    */
   public record Durability(LogMode mode, java.time.Duration checkpointLag) {
@@ -70,8 +70,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
 
   public enum LogMode {
     WRITE,
-    READ_ONLY,
-    OFF
+    READ_ONLY
   }
 
   private final Durability durability;
@@ -176,7 +175,6 @@ public final class Vault implements DocumentReader, DocumentWriter {
     Path root = paths.vaultRoot();
     LogReader.Scan scan = null;
     switch (durability.mode()) {
-      case OFF -> {}
       case READ_ONLY -> {
         Path dir = root.resolve(WriteAheadLog.FOLDER);
         if (Files.isDirectory(dir)) {
@@ -504,7 +502,13 @@ public final class Vault implements DocumentReader, DocumentWriter {
 
   @Override
   public Future<CommitReceipt> submit(WriteCommand command) {
-    return scanned.future().compose(v -> actor(command.path()).submit(command));
+    return scanned.future().compose(v -> {
+      if (log == null) {
+        return Future.failedFuture(
+            new GramException(ErrorCode.E_STORAGE, "Storage commit failed: this vault is open read-only here"));
+      }
+      return actor(command.path()).submit(command);
+    });
   }
 
   /**

@@ -174,6 +174,29 @@ class WriteAheadLogTest {
   }
 
   @Test
+  void anEditThatKeepsSizeAndModificationTimeIsStillNeverOverwritten() throws Exception {
+    try (TestVault t = withRevisions(2)) {
+      t.vault.checkpointNow();
+      DocSnapshot s = t.read("p/a.gram");
+      t.patch("p/a.gram", s.rev(), s.shortHash(), "only-in-log", ops(add("task", "x", "X")));
+      Path file = dir.resolve("p/a.gram");
+      java.nio.file.attribute.FileTime mtime = Files.getLastModifiedTime(file);
+      String text = Files.readString(file);
+      // One history byte changed in place, same size, the old modification time put back.
+      String tampered = text.replaceFirst("\nby test-agent\n", "\nby test-agenT\n");
+      assertThat(tampered).hasSameSizeAs(text).isNotEqualTo(text);
+      Files.writeString(file, tampered);
+      Files.setLastModifiedTime(file, mtime);
+      t.vault.checkpointNow();
+      assertThat(Files.readString(file)).as("the tampered file is kept as it is").isEqualTo(tampered);
+      assertThat(t.read("p/a.gram").failure()).as("its history no longer verifies").isNotNull();
+      try (Stream<Path> aside = Files.list(wal().resolve("set-aside"))) {
+        assertThat(Files.readString(aside.toList().get(0))).contains("req only-in-log");
+      }
+    }
+  }
+
+  @Test
   void aFileReplacedBeforeTheCheckpointWinsAndTheLoggedRevisionsAreSetAside() throws Exception {
     try (TestVault t = withRevisions(2)) {
       Path file = dir.resolve("p/a.gram");
