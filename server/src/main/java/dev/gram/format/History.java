@@ -72,13 +72,20 @@ public final class History {
       throw new IntegrityException(broken, "History hash chain broken at revision " + broken);
     }
     Revision last = revisions.get(revisions.size() - 1);
-    if (headRev != last.rev() || !last.chain().equals(headChain)) {
+    if (headRev != last.rev()) {
       throw new IntegrityException(
           Math.min(headRev, last.rev() + 1),
           "History truncated or altered: @history names revision "
               + headRev
               + " but the last entry is revision "
               + last.rev());
+    }
+    if (!last.chain().equals(headChain)) {
+      throw new IntegrityException(
+          headRev,
+          "History altered: the chain hash on the @history line is not that of revision "
+              + headRev
+              + ", the last entry");
     }
     Map<Integer, List<String>> cps = new ConcurrentHashMap<>();
     List<String> text = List.of();

@@ -69,7 +69,8 @@ final class DocumentLoader {
     }
     GramParser.Result parsed = GramParser.parse(text);
     if (parsed instanceof GramParser.Failure f) {
-      return failed(location, fp, "line " + f.line() + ": " + f.message());
+      DocSnapshot stateOnly = stateAboveDamagedHistory(location, fp, text, f);
+      return stateOnly != null ? stateOnly : failed(location, fp, "line " + f.line() + ": " + f.message());
     }
     GramFile gf = ((GramParser.Success) parsed).file();
     return fromFile(location, gf, fp, mtime);
@@ -103,7 +104,8 @@ final class DocumentLoader {
     try {
       history = History.verify(gf.history(), gf.headRev(), gf.headChain());
     } catch (IntegrityException e) {
-      int rev = gf.history().get(gf.history().size() - 1).rev();
+      // The state on top is the revision the @history line names, whatever is left below it.
+      int rev = gf.headRev();
       return new DocSnapshot(
           location.path(), location, top, null, rev, topHash, fp, gf.history().size(), e.getMessage());
     }
@@ -149,6 +151,42 @@ final class DocumentLoader {
             LineDiff.diff(history.headLines(), topLines),
             topHash,
             ""));
+  }
+
+  /**
+   * A file whose history section is cut or damaged but whose state section above it is whole: the
+   * state stays readable and writes are refused, as the format's §9 says, with a reason a person
+   * can act on. Null when the damage is in the state section itself.
+   */
+  private static DocSnapshot stateAboveDamagedHistory(
+      VaultPath location, FileFingerprint fp, String text, GramParser.Failure f) {
+    int at = text.indexOf("\n@history ");
+    if (at < 0) {
+      return null;
+    }
+    int historyLine = 2 + (int) text.chars().limit(at).filter(c -> c == '\n').count();
+    if (f.line() < historyLine) {
+      return null;
+    }
+    GramParser.Result state = GramParser.parse(text.substring(0, at + 1));
+    if (!(state instanceof GramParser.Success ok) || ok.file().hasHistory()) {
+      return null;
+    }
+    GramDocument top = ok.file().state();
+    int end = text.indexOf('\n', at + 1);
+    String[] head = text.substring(at + 1, end < 0 ? text.length() : end).split(" ");
+    int rev = 0;
+    if (head.length >= 2) {
+      try {
+        rev = Integer.parseInt(head[1]);
+      } catch (NumberFormatException e) {
+        rev = 0; // the head line is damaged too: the revision is unknown
+      }
+    }
+    String why = "the history is damaged (line " + f.line() + ": " + f.message() + "); the current state above it"
+        + " is readable, past revisions are not, and writes are refused until the file is repaired or restored";
+    return new DocSnapshot(
+        location.path(), location, top, null, rev, Hashes.sha256(GramWriter.write(top)), fp, 0, why);
   }
 
   private static DocSnapshot failed(VaultPath location, FileFingerprint fp, String why) {
