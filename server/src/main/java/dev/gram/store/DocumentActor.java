@@ -175,7 +175,7 @@ final class DocumentActor {
     }
     byte[] bytes = s.requireHistory().fileBytes(GramWriter.write(s.requireState()));
     try {
-      vault.durable().replace(location.file(), bytes);
+      vault.durable().replace(root(), location.file(), bytes);
     } catch (DurableFiles.PublishedNotDurable e) {
       // Ours, but not known durable: keep owing it; the next round writes it again.
       snapshot = s.withFile(FileFingerprint.of(location.file(), bytes), s.persistedRevisions());
@@ -322,13 +322,17 @@ final class DocumentActor {
     History history = History.first(rev0, lines);
     byte[] bytes = history.fileBytes(text);
     try {
-      vault.durable().create(location.file(), bytes);
+      vault.durable().create(root(), location.file(), bytes);
     } catch (FileAlreadyExistsException e) {
       reloadIfChanged();
       throw new StaleRevisionException(CREATE_EXISTS, snapshot, null);
     } catch (DurableFiles.PublishedNotDurable e) {
       suspect = true;
       throw new GramException(ErrorCode.COMMIT_UNKNOWN, UNKNOWN + e.getMessage());
+    } catch (SafeFolder.LinkedFolderException e) {
+      // A folder of the path became a link between the check and the write: nothing was written.
+      LOG.warn("create refused: {}", e.getMessage());
+      throw new GramException(ErrorCode.E_PATH, PathResolver.OUTSIDE);
     } catch (IOException e) {
       throw storageFailure(e);
     }
@@ -505,6 +509,11 @@ final class DocumentActor {
       return f.getReason() + ": " + f.getFile();
     }
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  /** The trusted folder this document lives under: the vault's or its mount's. */
+  private java.nio.file.Path root() {
+    return location.mount() == null ? vault.paths().vaultRoot() : location.mount().root();
   }
 
   /** Renders canonical text, refusing what is not Unicode text as the caller's mistake. */

@@ -7,7 +7,6 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.Set;
@@ -47,67 +46,86 @@ public final class DurableFiles {
     failNextFolderSync.add(file.toAbsolutePath().normalize());
   }
 
-  /** Replaces {@code target} (which may or may not exist) with {@code content}, durably. */
+  /**
+   * Replaces {@code target} (which may or may not exist) with {@code content}, durably: for the
+   * server's own files, whose folders no agent or other program names.
+   */
   public void replace(Path target, byte[] content) throws IOException {
-    publish(target, content, false);
+    publish(null, target, content, false);
   }
 
   /**
-   * Creates {@code target} with {@code content}, durably, only if nothing is there: the new file
-   * is hard-linked into place, which fails instead of overwriting when another writer got there
-   * first ({@link java.nio.file.FileAlreadyExistsException}).
+   * Replaces {@code target}, a document under the trusted folder {@code root}, durably, through
+   * folders opened without following links ({@link SafeFolder}).
    */
-  public void create(Path target, byte[] content) throws IOException {
+  public void replace(Path root, Path target, byte[] content) throws IOException {
+    publish(root, target, content, false);
+  }
+
+  /**
+   * Creates {@code target} under the trusted folder {@code root} with {@code content}, durably,
+   * only if nothing is there: the new file is hard-linked into place, which fails instead of
+   * overwriting when another writer got there first ({@link
+   * java.nio.file.FileAlreadyExistsException}).
+   */
+  public void create(Path root, Path target, byte[] content) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     if (!Files.isDirectory(dir)) {
       Files.createDirectories(dir);
       syncCreatedFolders(dir);
     }
-    publish(target, content, true);
+    publish(root, target, content, true);
   }
 
-  private void publish(Path target, byte[] content, boolean createOnly) throws IOException {
+  private void publish(Path root, Path target, byte[] content, boolean createOnly) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    Path tmp =
-        dir.resolve(
-            "."
-                + target.getFileName()
-                + TMP_MARK
-                + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE));
-    try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    String name = target.getFileName().toString();
+    String tmp = "." + name + TMP_MARK + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
+    // The temporary file is created, and renamed or linked, in the folder opened without
+    // following links: a folder swapped for a link meanwhile cannot take the write elsewhere, and
+    // a temporary file is never left where the start-up cleanup would not find it.
+    try (SafeFolder folder = root == null ? SafeFolder.byName(dir) : SafeFolder.open(root, dir)) {
+      try (FileChannel ch = folder.createNew(tmp)) {
         ByteBuffer buf = ByteBuffer.wrap(content);
         while (buf.hasRemaining()) {
           ch.write(buf);
         }
         ch.force(true);
+      } catch (IOException e) {
+        folder.deleteIfExists(tmp);
+        throw e;
       }
-      if (createOnly) {
-        try {
-          Files.createLink(target, tmp);
-          Files.delete(tmp);
-        } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
-          if (e instanceof java.nio.file.FileAlreadyExistsException exists) {
-            throw exists;
+      try {
+        if (createOnly) {
+          try {
+            // By name: if the folder was swapped for a link, the temporary file is not found
+            // there and nothing is created outside.
+            Files.createLink(target, dir.resolve(tmp));
+            folder.deleteIfExists(tmp);
+          } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+            if (e instanceof java.nio.file.FileAlreadyExistsException exists) {
+              throw exists;
+            }
+            // No hard links here (some network and FAT file systems), or the name no longer
+            // leads to our folder: check, then rename within the opened folder. The document's
+            // actor is the only writer of this path in this process.
+            if (folder.exists(name)) {
+              throw new java.nio.file.FileAlreadyExistsException(target.toString());
+            }
+            folder.rename(tmp, name);
           }
-          // No hard links here (some network and FAT file systems): check, then rename. The
-          // document's actor is the only writer of this path in this process.
-          if (Files.exists(target)) {
-            throw new java.nio.file.FileAlreadyExistsException(target.toString());
+        } else {
+          try {
+            folder.rename(tmp, name);
+          } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the file system cannot rename atomically: " + e.getMessage(), e);
           }
-          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         }
-      } else {
-        try {
-          Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-          throw new IOException("the file system cannot rename atomically: " + e.getMessage(), e);
-        }
+      } catch (IOException e) {
+        folder.deleteIfExists(tmp);
+        throw e;
       }
-    } catch (IOException e) {
-      Files.deleteIfExists(tmp);
-      throw e;
     }
     try {
       if (failNextFolderSync.remove(target.toAbsolutePath().normalize())) {

@@ -31,6 +31,14 @@ final class TestVault implements AutoCloseable {
     return new TestVault(dir, v);
   }
 
+  /** A vault whose checkpointer runs only when the test asks ({@code vault.checkpointNow()}) or at close. */
+  static TestVault openWithoutTimedCheckpoints(Path dir) {
+    Vault v = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 8,
+        new Vault.Durability(Vault.LogMode.WRITE, java.time.Duration.ofHours(1)));
+    await(v.start());
+    return new TestVault(dir, v);
+  }
+
   static <T> T await(Future<T> f) {
     return dev.gram.testing.StoreWrites.await(f);
   }
