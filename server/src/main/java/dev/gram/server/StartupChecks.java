@@ -3,7 +3,6 @@ package dev.gram.server;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +54,12 @@ public final class StartupChecks {
     return warnings;
   }
 
-  /** Binds the port for a moment: taken, the start would fail after writing into the vault. */
+  /**
+   * Binds the port for a moment: taken, the start would fail after writing into the vault. With
+   * a plain socket, never a listening one: a listening probe completes the handshake of clients
+   * that connect in that moment (an agent runtime polling a server it just spawned), and closing
+   * it drops them with no answer. An unlistened bind only refuses them, and they retry.
+   */
   static void checkPort(String host, int port) throws StartupException {
     if (port == 0) {
       return;
@@ -66,7 +70,7 @@ public final class StartupChecks {
     } catch (UnknownHostException e) {
       throw new StartupException("cannot listen on " + host + ":" + port + ": unknown host " + host);
     }
-    try (ServerSocket probe = new ServerSocket()) {
+    try (java.net.Socket probe = new java.net.Socket()) {
       probe.setReuseAddress(true);
       probe.bind(new InetSocketAddress(address, port));
     } catch (IOException e) {
