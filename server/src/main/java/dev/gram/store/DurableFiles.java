@@ -34,6 +34,21 @@ public final class DurableFiles {
   /** One group commit of folder fsyncs per folder that documents are written in. */
   private final Map<Path, FolderSync> folderSyncs = new ConcurrentHashMap<>();
 
+  /** Fault injection for tests: called before a replace or create writes, and before it renames. */
+  interface Faults {
+    Faults NONE = new Faults() {};
+
+    default void beforeWrite(Path target) throws IOException {}
+
+    default void beforeRename(Path target) throws IOException {}
+  }
+
+  private volatile Faults faults = Faults.NONE;
+
+  void injectFaults(Faults f) {
+    faults = f == null ? Faults.NONE : f;
+  }
+
   /** The rename happened but the folder fsync did not succeed. */
   public static final class PublishedNotDurable extends IOException {
     public PublishedNotDurable(String message, Throwable cause) {
@@ -87,6 +102,7 @@ public final class DurableFiles {
     // a temporary file is never left where the start-up cleanup would not find it.
     try (SafeFolder folder = root == null ? SafeFolder.byName(dir) : SafeFolder.open(root, dir)) {
       try (FileChannel ch = folder.createNew(tmp)) {
+        faults.beforeWrite(target);
         ByteBuffer buf = ByteBuffer.wrap(content);
         while (buf.hasRemaining()) {
           ch.write(buf);
@@ -97,6 +113,7 @@ public final class DurableFiles {
         throw e;
       }
       try {
+        faults.beforeRename(target);
         if (createOnly) {
           try {
             // By name: if the folder was swapped for a link, the temporary file is not found

@@ -152,6 +152,11 @@ public final class Vault implements DocumentReader, DocumentWriter {
     failSyncAfterWriteOf.add(document.path());
   }
 
+  /** Injects faults into the durable replace of files: checkpoints and creates (tests). */
+  void injectFileFaults(DurableFiles.Faults faults) {
+    durable.injectFaults(faults);
+  }
+
   /** Injects faults into the write-ahead log (tests). */
   void injectLogFaults(WriteAheadLog.Faults faults) {
     WriteAheadLog l = log;

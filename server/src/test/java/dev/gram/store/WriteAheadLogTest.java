@@ -258,6 +258,49 @@ class WriteAheadLogTest {
   }
 
   @Test
+  void aCheckpointTheDiskRefusesKeepsTheFileWholeAndTheRevisionsInTheLog() throws Exception {
+    for (String step : List.of("write", "rename")) {
+      Path base = dir.resolve(step);
+      try (TestVault t = TestVault.openWithoutTimedCheckpoints(base)) {
+        t.create("p/a.gram", "A", "");
+        for (int i = 1; i <= 3; i++) {
+          DocSnapshot s = t.read("p/a.gram");
+          t.patch("p/a.gram", s.rev(), s.shortHash(), step + i, ops(add("task", "t" + i, "T" + i)));
+        }
+        Path file = base.resolve("p/a.gram");
+        byte[] before = Files.readAllBytes(file);
+        t.vault.injectFileFaults(new DurableFiles.Faults() {
+          @Override
+          public void beforeWrite(Path target) throws IOException {
+            if (step.equals("write")) {
+              throw new IOException("No space left on device");
+            }
+          }
+
+          @Override
+          public void beforeRename(Path target) throws IOException {
+            if (step.equals("rename")) {
+              throw new IOException("Input/output error");
+            }
+          }
+        });
+        t.vault.checkpointNow();
+        assertThat(Files.readAllBytes(file)).as("%s fault: the file keeps its last whole version", step).isEqualTo(before);
+        try (Stream<Path> left = Files.list(base.resolve("p"))) {
+          assertThat(left.map(p -> p.getFileName().toString())).as("no temporary file left").containsExactly("a.gram");
+        }
+        assertThat(WriteAheadLog.segmentFiles(base.resolve(WriteAheadLog.FOLDER))).isNotEmpty();
+        assertThat(t.vault.checkpointsOwed()).isEqualTo(1);
+        assertThat(t.read("p/a.gram").rev()).as("reads go on").isEqualTo(3);
+        t.vault.injectFileFaults(null);
+        t.vault.checkpointNow();
+        assertThat(historySize(file)).isEqualTo(4);
+        assertThat(t.vault.checkpointsOwed()).isZero();
+      }
+    }
+  }
+
+  @Test
   void aSecondVaultOnTheSameFolderIsRefusedWhileTheFirstHoldsTheLog() throws Exception {
     try (TestVault t = TestVault.open(dir)) {
       Vault second = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 2);

@@ -32,22 +32,39 @@ class StartupHammerIT {
 
   @TempDir Path dir;
 
+  /**
+   * A free port below the kernel's ephemeral range (32768 and up on Linux). Hammering a port that
+   * does not listen yet with thousands of connects from ephemeral ports can connect a client to
+   * itself when its own port number comes up (TCP simultaneous open), which would look exactly
+   * like a request accepted and never answered.
+   */
+  static int portOutsideTheEphemeralRange() throws java.io.IOException {
+    java.util.Random random = new java.util.Random();
+    for (int i = 0; i < 1000; i++) {
+      int port = 20_000 + random.nextInt(12_000);
+      try (ServerSocket probe = new ServerSocket(port)) {
+        return probe.getLocalPort();
+      } catch (java.io.IOException taken) {
+        // try another
+      }
+    }
+    throw new java.io.IOException("no free port between 20000 and 32000");
+  }
+
   @Test
   void everyRequestSentDuringStartIsAnswered() throws Exception {
     int starts = Integer.getInteger("gram.hammer.starts", STARTS);
     ConcurrentLinkedQueue<String> unanswered = new ConcurrentLinkedQueue<>();
     AtomicInteger answered = new AtomicInteger();
     for (int s = 0; s < starts; s++) {
-      int port;
-      try (ServerSocket probe = new ServerSocket(0)) {
-        port = probe.getLocalPort();
-      }
+      int port = portOutsideTheEphemeralRange();
       Path run = Files.createDirectories(dir.resolve("run-" + s));
       List<String> cmd = ServerProcess.command(run.resolve("vault"), run.resolve("index"),
           "--port", Integer.toString(port), "--no-stdio", "--no-semantic");
       Process p = new ProcessBuilder(cmd).redirectError(run.resolve("stderr.log").toFile())
           .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       URI healthz = URI.create("http://127.0.0.1:" + port + "/healthz");
+      int before = unanswered.size();
       long firstAnswer[] = {0};
       List<Thread> threads = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
@@ -94,6 +111,10 @@ class StartupHammerIT {
       p.waitFor(30, TimeUnit.SECONDS);
       p.destroyForcibly();
       assertThat(firstAnswer[0]).as("the server of start %d answered", s).isNotZero();
+      if (unanswered.size() > before) {
+        String log = Files.readString(run.resolve("stderr.log"));
+        unanswered.add("start " + s + " stderr: " + log.substring(Math.max(0, log.length() - 4000)));
+      }
     }
     assertThat(unanswered).as("%d requests answered", answered.get()).isEmpty();
   }
