@@ -7,16 +7,12 @@ import dev.gram.format.GramParser;
 import dev.gram.format.History;
 import dev.gram.format.Revision;
 import dev.gram.testing.ServerProcess;
-import dev.gram.testing.StdioClient;
+import dev.gram.testing.StatelessCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,8 +40,7 @@ class CasRegisterIT {
 
   @TempDir Path dir;
 
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-  private final AtomicLong ids = new AtomicLong();
+  private final Map<URI, StatelessCalls> calls = new java.util.concurrent.ConcurrentHashMap<>();
 
   record Ack(String requestId, int rev, String hash, JsonObject arguments) {}
 
@@ -146,17 +140,9 @@ class CasRegisterIT {
 
   /** A stateless (2026-07-28) tools/call; the structured content, or the error object under "error". */
   private JsonObject call(URI mcp, String tool, JsonObject arguments) {
-    JsonObject body = new JsonObject().put("jsonrpc", "2.0").put("id", ids.incrementAndGet()).put("method", "tools/call")
-        .put("params", new JsonObject().put("name", tool).put("arguments", arguments)
-            .put("_meta", StdioClient.modernMeta("register")));
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(mcp)
-          .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-          .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", tool)
-          .timeout(Duration.ofSeconds(30))
-          .POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(), HttpResponse.BodyHandlers.ofString());
-      return new JsonObject(r.body()).getJsonObject("result").getJsonObject("structuredContent");
-    } catch (Exception e) {
+      return calls.computeIfAbsent(mcp, u -> new StatelessCalls(u, "register")).call(tool, arguments);
+    } catch (java.io.IOException e) {
       throw new IllegalStateException(tool + ": " + e, e);
     }
   }
