@@ -35,6 +35,7 @@ public final class GramParser {
   }
 
   private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
+  private static final Pattern PREDICATE = Pattern.compile("[a-z][a-z-]*");
   private static final Pattern ESCAPED = Pattern.compile("^\\\\+::");
 
   private final String[] lines;
@@ -202,7 +203,7 @@ public final class GramParser {
         if (parts.length != 3 || !parts[0].equals("->")) {
           throw error(pos, "expected a link -> <predicate> <target>, found " + quote(line));
         }
-        if (!parts[1].matches("[a-z][a-z-]*")) {
+        if (!PREDICATE.matcher(parts[1]).matches()) {
           throw error(pos, "invalid link predicate " + quote(parts[1]));
         }
         if (!Syntax.isTarget(parts[2])) {

@@ -11,6 +11,9 @@ import java.util.Set;
  * docs/recall.md}).
  */
 final class AutoMode {
+  private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile("\\s+");
+  /** A digit, underscore or colon: an identifier, a version, a time; exact words, not meaning. */
+  private static final java.util.regex.Pattern CODE_LIKE = java.util.regex.Pattern.compile("[\\d_:]");
   private static final Set<String> QUESTION_WORDS =
       Set.of("who", "whom", "whose", "what", "which", "when", "where", "why", "how",
           "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "must");
@@ -36,8 +39,8 @@ final class AutoMode {
     if (!d.spans().isEmpty() && Queries.words(d.rest()).size() <= 2) {
       return RecallRequest.Mode.KEYWORD;
     }
-    String[] raw = q.split("\\s+");
-    if (raw.length == 1 && q.matches(".*[\\d_:].*")) {
+    String[] raw = SPACES.split(q);
+    if (raw.length == 1 && CODE_LIKE.matcher(q).find()) {
       return RecallRequest.Mode.KEYWORD;
     }
     if (!semantic.ready()) {

@@ -48,11 +48,6 @@ public record DocSnapshot(
     return new DocSnapshot(path, location, state, history, rev, hash, fingerprint, persistedRevisions, why);
   }
 
-  /** Revisions in memory that the file does not hold yet. */
-  boolean unpersisted() {
-    return history != null && persistedRevisions < history.revisions().size();
-  }
-
   /** The 16-hex form agents hold as {@code expected_hash}. */
   public String shortHash() {
     return hash == null ? null : hash.substring(0, 16);

@@ -53,7 +53,9 @@ final class DocumentActor {
    * The snapshot holds revisions that are in the write-ahead log but not yet in the file: a
    * change to the file by another program must then be merged, not simply read.
    */
-  private boolean logged;
+  private volatile boolean logged;
+  /** The log's damage stopped this document: its records stay in the log until a person repairs it. */
+  private boolean logDamaged;
   /** The canonical text of the latest state this actor wrote or rendered (mailbox only). */
   private CanonicalText canonical;
 
@@ -74,6 +76,11 @@ final class DocumentActor {
 
   boolean loaded() {
     return loaded;
+  }
+
+  /** Whether revisions of this document are in the log and not yet in its file. */
+  boolean owesCheckpoint() {
+    return logged;
   }
 
   int queueDepth() {
@@ -156,6 +163,7 @@ final class DocumentActor {
       if (replayed != null) {
         s = replayed.snapshot();
         logged = replayed.applied() > 0;
+        logDamaged = replayed.damaged();
       }
       publish(s, true);
       loaded = true;
@@ -166,6 +174,9 @@ final class DocumentActor {
     // An edit by another program is merged (or wins) before anything is written, even one that
     // kept the file's size and modification time: the bytes are compared before a replace.
     reloadIfChanged(true);
+    if (logDamaged) {
+      return false; // what the log holds for it is the evidence a repair needs
+    }
     DocSnapshot s = snapshot;
     if (s == null || !logged) {
       return true; // nothing of ours is only in the log

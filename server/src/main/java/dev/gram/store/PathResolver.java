@@ -38,6 +38,9 @@ public final class PathResolver {
 
   public static final String MOUNTS = "@mounts";
 
+  /** A Windows drive prefix ({@code C:}); compiled once, every tool call resolves a path. */
+  private static final java.util.regex.Pattern DRIVE = java.util.regex.Pattern.compile("[A-Za-z]:");
+
   private final Path vaultRoot;
   private final Map<String, VaultPath.MountPoint> mounts;
 
@@ -98,7 +101,7 @@ public final class PathResolver {
     if (raw == null) {
       raw = "";
     }
-    if (raw.startsWith("/") || raw.startsWith("~") || raw.matches("^[A-Za-z]:.*") || raw.startsWith("\\\\")) {
+    if (raw.startsWith("/") || raw.startsWith("~") || DRIVE.matcher(raw).lookingAt() || raw.startsWith("\\\\")) {
       throw new GramException(ErrorCode.E_PATH, ABSOLUTE);
     }
     for (int i = 0; i < raw.length(); i++) {

@@ -29,14 +29,24 @@ import java.util.List;
 final class Replay {
   private Replay() {}
 
-  record Outcome(DocSnapshot snapshot, List<Revision> setAside, int applied) {}
+  /**
+   * @param snapshot the document as it may serve now
+   * @param setAside acknowledged revisions that no longer belong to its file
+   * @param applied how many records were replayed into it
+   * @param damaged true when the log's damage stopped the document: its records must stay
+   */
+  record Outcome(DocSnapshot snapshot, List<Revision> setAside, int applied, boolean damaged) {
+    static Outcome stopped(DocSnapshot disk, String why) {
+      return new Outcome(disk.failing(why), List.of(), 0, true);
+    }
+  }
 
   static Outcome apply(DocSnapshot disk, List<LogRecord.RevisionRecord> records, String damage, String unattributed) {
     if (disk == null) {
-      return new Outcome(null, revisions(records), 0);
+      return new Outcome(null, revisions(records), 0, false);
     }
     if (damage != null) {
-      return new Outcome(disk.failing(damage), List.of(), 0);
+      return Outcome.stopped(disk, damage);
     }
     if (disk.history() == null || disk.persistedRevisions() == 0) {
       // No history in the file to extend: it was replaced or cannot be read.
@@ -47,7 +57,7 @@ final class Replay {
     try {
       h = disk.history().prefix(persisted);
     } catch (IntegrityException e) {
-      return new Outcome(disk.failing(e.getMessage()), List.of(), 0);
+      return Outcome.stopped(disk, e.getMessage());
     }
     List<String> lines = h.headLines();
     List<Revision> aside = new ArrayList<>();
@@ -62,31 +72,30 @@ final class Replay {
         try {
           lines = LineDiff.apply(lines, r.delta());
         } catch (IllegalArgumentException e) {
-          return new Outcome(disk.failing("write-ahead log record " + rec.seq() + " for revision " + r.rev()
-              + " does not apply to the document"), List.of(), 0);
+          return Outcome.stopped(disk, "write-ahead log record " + rec.seq() + " for revision " + r.rev()
+              + " does not apply to the document");
         }
         h = h.append(r, lines);
         applied++;
         continue;
       }
       if (unattributed != null) {
-        return new Outcome(disk.failing(unattributed), List.of(), 0);
+        return Outcome.stopped(disk, unattributed);
       }
       aside.add(r);
     }
     if (applied == 0) {
-      return new Outcome(disk, aside, 0);
+      return new Outcome(disk, aside, 0, false);
     }
     String text = LineDiff.join(lines);
     String hash = Hashes.sha256(text);
     if (!hash.equals(h.head().stateHash())) {
-      return new Outcome(disk.failing("the write-ahead log's revisions do not reproduce the state of revision "
-          + h.headRev()), List.of(), 0);
+      return Outcome.stopped(disk, "the write-ahead log's revisions do not reproduce the state of revision "
+          + h.headRev());
     }
     GramParser.Result parsed = GramParser.parse(text);
     if (!(parsed instanceof GramParser.Success ok)) {
-      return new Outcome(disk.failing("revision " + h.headRev() + " from the write-ahead log does not parse: " + parsed),
-          List.of(), 0);
+      return Outcome.stopped(disk, "revision " + h.headRev() + " from the write-ahead log does not parse: " + parsed);
     }
     GramDocument state = ok.file().state();
     DocSnapshot replayed =
@@ -99,15 +108,15 @@ final class Replay {
       replayed = new DocSnapshot(
           disk.path(), disk.location(), disk.state(), adopted, ext.rev(), disk.hash(), disk.fingerprint(), persisted, null);
     }
-    return new Outcome(replayed, aside, applied);
+    return new Outcome(replayed, aside, applied, false);
   }
 
   private static Outcome mismatch(
       DocSnapshot disk, List<LogRecord.RevisionRecord> records, int applied, String unattributed) {
     if (unattributed != null) {
-      return new Outcome(disk.failing(unattributed), List.of(), applied);
+      return Outcome.stopped(disk, unattributed);
     }
-    return new Outcome(disk, revisions(records), applied);
+    return new Outcome(disk, revisions(records), applied, false);
   }
 
   private static List<Revision> revisions(List<LogRecord.RevisionRecord> records) {

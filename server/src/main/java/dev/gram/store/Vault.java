@@ -328,8 +328,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
   public int checkpointsOwed() {
     int n = 0;
     for (DocumentActor a : actors.values()) {
-      DocSnapshot s = a.current();
-      if (s != null && s.unpersisted()) {
+      if (a.owesCheckpoint()) {
         n++;
       }
     }

@@ -154,7 +154,10 @@ class WriteAheadLogTest {
       DocSnapshot other = t.read("p/b.gram");
       assertThat(other.failure()).as("a document whose records are intact").isNull();
       assertThat(other.state().record("b1")).isNotNull();
+      t.vault.checkpointNow();
+      t.vault.checkpointNow();
     }
+    assertThat(segments()).as("the damaged records are kept for a repair, even after a clean stop").isNotEmpty();
   }
 
   @Test
