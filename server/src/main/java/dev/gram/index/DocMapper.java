@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field.Store;
 import org.apache.lucene.document.KnnFloatVectorField;
@@ -24,6 +25,7 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Turns one document of the vault into the Lucene documents that stand for it.
@@ -371,6 +373,7 @@ final class DocMapper {
     }
     d.add(new StringField(Schema.TYPE, u.type(), Store.YES));
     d.add(new StringField(Schema.EID, u.entityId(), Store.YES));
+    d.add(new BinaryDocValuesField(Schema.ENTITY_KEY, new BytesRef(path + "#" + u.entityId())));
     d.add(new TextField(Schema.IDENT, u.entityId(), Store.NO));
     d.add(new StoredField(Schema.STITLE, u.title()));
     if (u.status() != null) {

@@ -20,7 +20,6 @@ import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
-import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
@@ -149,38 +148,50 @@ final class Queries {
   }
 
   /**
-   * The keyword query; {@code reader} tells which words are unknown (looked up fuzzily). With
-   * {@code allWords}, a unit must match every word of the query (each as written, by its stem,
-   * or, when unknown, fuzzily); otherwise any word will do and more words rank higher.
+   * The keyword queries of one recall: {@link #allWords} (null with fewer than two words) and
+   * {@link #anyWord}. Each word's clauses, typo expansion included, are built once and shared by
+   * both.
    */
-  static Query keyword(String query, IndexReader reader, boolean allWords) throws IOException {
+  record Keyword(Query allWords, Query anyWord) {}
+
+  /**
+   * The keyword queries of {@code query}; {@code reader} tells which words are unknown (expanded
+   * by {@link Typos}). With all words, a unit must match every word of the query (each as written,
+   * by its stem, or, when unknown, by a close term); with any word, more words rank higher.
+   */
+  static Keyword keyword(String query, IndexReader reader) throws IOException {
     Dates d = dates(query);
-    BooleanQuery.Builder main = new BooleanQuery.Builder();
-    boolean any = false;
     List<Word> words = words(d.rest());
-    if (allWords && words.size() >= 2) {
-      BooleanQuery.Builder all = new BooleanQuery.Builder();
-      for (Word w : words) {
-        all.add(wordQuery(w, reader), Occur.MUST);
-      }
-      main.add(all.build(), Occur.MUST);
-      any = true;
-    } else {
-      for (Word w : words) {
-        main.add(wordQuery(w, reader), Occur.SHOULD);
-        any = true;
-      }
+    List<Query> perWord = new ArrayList<>(words.size());
+    for (Word w : words) {
+      perWord.add(wordQuery(w, reader));
     }
+    List<Query> extras = new ArrayList<>();
     for (String t : exactTerms(d.rest())) {
-      main.add(new BoostQuery(new TermQuery(new Term(Schema.IDENT, t)), ID_BOOST), Occur.SHOULD);
+      extras.add(new BoostQuery(new TermQuery(new Term(Schema.IDENT, t)), ID_BOOST));
     }
     if (words.size() >= 2) {
-      main.add(new BoostQuery(phrase(Schema.TITLE, words, 2), TITLE_BOOST), Occur.SHOULD);
-      main.add(new BoostQuery(phrase(Schema.HEADING, words, 2), HEADING_BOOST), Occur.SHOULD);
-      main.add(new BoostQuery(phrase(Schema.TEXT, words, 4), TEXT_BOOST), Occur.SHOULD);
+      extras.add(new BoostQuery(phrase(Schema.TITLE, words, 2), TITLE_BOOST));
+      extras.add(new BoostQuery(phrase(Schema.HEADING, words, 2), HEADING_BOOST));
+      extras.add(new BoostQuery(phrase(Schema.TEXT, words, 4), TEXT_BOOST));
     }
-    any |= addDates(main, d);
-    return any ? main.build() : new MatchNoDocsQuery("nothing to search for");
+    Query all = null;
+    if (words.size() >= 2) {
+      BooleanQuery.Builder every = new BooleanQuery.Builder();
+      for (Query q : perWord) {
+        every.add(q, Occur.MUST);
+      }
+      BooleanQuery.Builder main = new BooleanQuery.Builder().add(every.build(), Occur.MUST);
+      extras.forEach(q -> main.add(q, Occur.SHOULD));
+      addDates(main, d);
+      all = main.build();
+    }
+    BooleanQuery.Builder main = new BooleanQuery.Builder();
+    perWord.forEach(q -> main.add(q, Occur.SHOULD));
+    extras.forEach(q -> main.add(q, Occur.SHOULD));
+    boolean dated = addDates(main, d);
+    Query any = words.isEmpty() && !dated ? new MatchNoDocsQuery("nothing to search for") : main.build();
+    return new Keyword(all, any);
   }
 
   private static Query wordQuery(Word w, IndexReader reader) throws IOException {
@@ -198,11 +209,9 @@ final class Queries {
     }
     int len = w.term().codePointCount(0, w.term().length());
     if (!known && len >= 4 && !w.term().chars().allMatch(Character::isDigit)) {
-      int edits = len >= 7 ? 2 : 1;
+      Typos.Expansion typo = Typos.of(w.term(), len >= 7 ? 2 : 1);
       for (int i = 0; i < fields.length; i++) {
-        b.add(
-            new BoostQuery(new FuzzyQuery(new Term(fields[i], w.term()), edits, 1, 50, true), boosts[i] * FUZZY_WEIGHT),
-            Occur.SHOULD);
+        b.add(typo.query(fields[i], boosts[i] * FUZZY_WEIGHT), Occur.SHOULD);
       }
     }
     return b.build();
@@ -260,27 +269,34 @@ final class Queries {
     return !d.spans().isEmpty();
   }
 
-  /** The filter clauses of a request; units only (never a meta document). */
+  /**
+   * The filter clauses of a request, or null when it has none. A document's meta entry (kind
+   * {@code m}) needs no clause of its own: it has no text, identifier, date or vector field, so
+   * no query of a recall can match it (and a filter clause on every search cost a rewrite per
+   * segment).
+   */
   static Query filter(RecallRequest.Filters f) {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
-    b.add(
-        new TermInSetQuery(Schema.KIND, List.of(new BytesRef(Schema.KIND_RECORD), new BytesRef(Schema.KIND_SECTION))),
-        Occur.FILTER);
+    boolean any = false;
     if (f.documents() != null) {
       List<BytesRef> paths = new ArrayList<>();
       for (String p : f.documents()) {
         paths.add(new BytesRef(p));
       }
       b.add(new TermInSetQuery(Schema.PATH, paths), Occur.FILTER);
+      any = true;
     }
     if (f.folder() != null) {
       b.add(new TermQuery(new Term(Schema.FOLDER, f.folder())), Occur.FILTER);
+      any = true;
     }
     if (f.type() != null) {
       b.add(new TermQuery(new Term(Schema.TYPE, f.type())), Occur.FILTER);
+      any = true;
     }
     if (f.scope() != null) {
       b.add(new TermQuery(new Term(Schema.SCOPE, f.scope())), Occur.FILTER);
+      any = true;
     }
     if (f.dates() != null && f.dates().active()) {
       DateSpan w = f.dates().window();
@@ -288,12 +304,13 @@ final class Queries {
       long from = DocMapper.millis(w.start());
       long to = w.end().equals(Instant.MAX) ? Long.MAX_VALUE : DocMapper.millis(w.end()) - 1;
       b.add(LongRange.newIntersectsQuery(field, new long[] {from}, new long[] {to}), Occur.FILTER);
+      any = true;
     }
-    return b.build();
+    return any ? b.build() : null;
   }
 
-  /** A query restricted by a filter. */
+  /** A query restricted by a filter (none: {@code q} itself). */
   static Query filtered(Query q, Query filter) {
-    return new BooleanQuery.Builder().add(q, Occur.MUST).add(filter, Occur.FILTER).build();
+    return filter == null ? q : new BooleanQuery.Builder().add(q, Occur.MUST).add(filter, Occur.FILTER).build();
   }
 }

@@ -6,11 +6,14 @@ import dev.gram.store.Vault;
 import io.vertx.core.Future;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
@@ -20,6 +23,7 @@ import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
  * Runs recalls: waits until the writes a recall must see are searchable, resolves the mode, ranks
@@ -127,8 +131,9 @@ final class RecallSearcher implements Recall {
       int from = Math.min(req.offset(), ranked.size());
       int to = Math.min(req.offset() + req.topK(), ranked.size());
       List<RecallResult.Hit> hits = new ArrayList<>(to - from);
+      StoredFields stored = s.storedFields();
       for (Candidate c : ranked.subList(from, to)) {
-        hits.add(hit(s, c, qv));
+        hits.add(hit(s, stored, c, qv));
       }
       int pending = ledger.pendingFiles();
       boolean partial = pending > 0 || !vault.scanComplete() || visible < index.backgroundGeneration();
@@ -153,8 +158,14 @@ final class RecallSearcher implements Recall {
    * should still find something.
    */
   private List<Candidate> keywordHits(IndexSearcher s, String query, Query filter, int need) throws IOException {
-    List<Candidate> all = lexical(s, Queries.keyword(query, s.getIndexReader(), true), filter, need);
-    return all.isEmpty() ? lexical(s, Queries.keyword(query, s.getIndexReader(), false), filter, need) : all;
+    Queries.Keyword q = Queries.keyword(query, s.getIndexReader());
+    if (q.allWords() != null) {
+      List<Candidate> all = lexical(s, q.allWords(), filter, need);
+      if (!all.isEmpty()) {
+        return all;
+      }
+    }
+    return lexical(s, q.anyWord(), filter, need);
   }
 
   /** Ranked, collapsed lexical candidates, fetching deeper while collapsing leaves the page short. */
@@ -162,7 +173,9 @@ final class RecallSearcher implements Recall {
     Query fq = Queries.filtered(q, filter);
     int n = Math.max(need * 2, 20);
     while (true) {
-      TopDocs td = s.search(fq, n);
+      // Counting hits stops at n: past it, Lucene may skip blocks that cannot reach the top n
+      // (the default counts the first 1,000 exactly, scoring every match of a common word).
+      TopDocs td = s.search(fq, new TopScoreDocCollectorManager(n, n));
       List<Candidate> c = collapse(s, td.scoreDocs, need, false);
       if (c.size() >= need || td.scoreDocs.length < n || n >= MAX_FETCH) {
         return c;
@@ -187,12 +200,11 @@ final class RecallSearcher implements Recall {
   /** Keeps the best unit of each entity (a document's sections collapse into one hit). */
   private static List<Candidate> collapse(IndexSearcher s, ScoreDoc[] docs, int need, boolean cosine)
       throws IOException {
+    String[] keys = entityKeys(s, docs);
     LinkedHashMap<String, Candidate> out = new LinkedHashMap<>();
-    StoredFields stored = s.storedFields();
-    Set<String> wanted = Set.of(Schema.PATH, Schema.EID);
-    for (ScoreDoc sd : docs) {
-      Document d = stored.document(sd.doc, wanted);
-      String key = d.get(Schema.PATH) + "#" + d.get(Schema.EID);
+    for (int i = 0; i < docs.length; i++) {
+      ScoreDoc sd = docs[i];
+      String key = keys[i];
       if (!out.containsKey(key)) {
         // A DOT_PRODUCT score is (1 + cosine) / 2 for unit vectors.
         out.put(key, new Candidate(sd.doc, sd.score, key, cosine ? 2 * sd.score - 1 : null));
@@ -204,8 +216,46 @@ final class RecallSearcher implements Recall {
     return new ArrayList<>(out.values());
   }
 
-  private RecallResult.Hit hit(IndexSearcher s, Candidate c, float[] qv) throws IOException {
-    Document d = s.storedFields().document(c.doc());
+  /**
+   * The {@link Schema#ENTITY_KEY} of each of {@code docs}, read in document order (a doc values
+   * iterator only moves forward); from stored fields for a unit indexed without it.
+   */
+  static String[] entityKeys(IndexSearcher s, ScoreDoc[] docs) throws IOException {
+    Integer[] order = new Integer[docs.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingInt(i -> docs[i].doc));
+    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+    String[] keys = new String[docs.length];
+    LeafReaderContext leaf = null;
+    BinaryDocValues values = null;
+    StoredFields stored = null;
+    for (int i : order) {
+      int doc = docs[i].doc;
+      if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
+        leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+        values = leaf.reader().getBinaryDocValues(Schema.ENTITY_KEY);
+      }
+      if (values != null && values.advanceExact(doc - leaf.docBase)) {
+        keys[i] = values.binaryValue().utf8ToString();
+      } else {
+        if (stored == null) {
+          stored = s.storedFields();
+        }
+        Document d = stored.document(doc, KEY_FIELDS);
+        keys[i] = d.get(Schema.PATH) + "#" + d.get(Schema.EID);
+      }
+    }
+    return keys;
+  }
+
+  private static final Set<String> KEY_FIELDS = Set.of(Schema.PATH, Schema.EID);
+  private static final Set<String> HIT_FIELDS =
+      Set.of(Schema.PATH, Schema.EID, Schema.TYPE, Schema.STITLE, Schema.STATUS, Schema.CONTEXT);
+
+  private RecallResult.Hit hit(IndexSearcher s, StoredFields stored, Candidate c, float[] qv) throws IOException {
+    Document d = stored.document(c.doc(), HIT_FIELDS);
     Float cos = c.cosine();
     if (cos == null && qv != null) {
       float[] v = vectorOf(s, c.doc());
