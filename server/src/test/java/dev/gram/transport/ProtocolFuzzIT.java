@@ -12,18 +12,24 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.lifecycle.LifecycleContext;
+import net.jqwik.api.lifecycle.SkipExecutionHook;
 
 /**
  * Malformed and hostile messages, generated, against the real jar over Streamable HTTP and stdio
@@ -31,7 +37,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * huge and odd ids, batches, unknown methods, wrong versions. Each must be answered (or, for a
  * notification, passed over) within 5 s, with no 5xx for the client's mistake and no stack trace
  * or class name in any answer; afterwards the process is alive and answers a normal call.
- * 2,500 messages per transport.
+ * 2,500 messages per transport; 100,000 more with {@code -Psoak}.
  */
 class ProtocolFuzzIT {
   static final List<String> TOOLS = List.of("gram_profile", "gram_projects", "gram_capabilities", "gram_list",
@@ -82,13 +88,53 @@ class ProtocolFuzzIT {
   @Property(tries = 2500, seed = "20261203")
   void overHttpEveryMessageIsAnsweredWithoutA5xxOrALeak(@ForAll("messages") String message, @ForAll boolean modernHeaders)
       throws Exception {
+    overHttp(message, modernHeaders);
+  }
+
+  @Property(tries = 2500, seed = "20261204")
+  void overStdioEveryMessageIsPassedOrAnsweredAndTheNextCallIsAnswered(@ForAll("messages") String message) throws Exception {
+    overStdio(message);
+  }
+
+  /**
+   * Soak size only ({@code -Psoak}): {@code gram.fuzz.messages} more messages (100,000), drawn
+   * from the same generators, alternating between the two transports.
+   */
+  @Example
+  @AddLifecycleHook(SoakOnly.class)
+  void soakSizedRunOverBothTransports() throws Exception {
+    int n = Integer.getInteger("gram.fuzz.messages", 100_000);
+    long t0 = System.nanoTime();
+    Iterator<String> messages = messages().sampleStream().limit(n).iterator();
+    for (int i = 0; messages.hasNext(); i++) {
+      String m = messages.next();
+      if (i % 2 == 0) {
+        overHttp(m, i % 4 == 0);
+      } else {
+        overStdio(m);
+      }
+    }
+    System.err.printf(Locale.ROOT, "fuzz soak: %d messages, half over each transport, in %.0f s, none failed%n",
+        n, (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Skips the soak-sized run unless {@code gram.soak} is set (the {@code soak} profile sets it). */
+  static final class SoakOnly implements SkipExecutionHook {
+    @Override
+    public SkipResult shouldBeSkipped(LifecycleContext context) {
+      return Boolean.getBoolean("gram.soak")
+          ? SkipResult.doNotSkip()
+          : SkipResult.skip("soak size only: mvn -B -Psoak -pl server verify");
+    }
+  }
+
+  static void overHttp(String message, boolean modernHeaders) throws Exception {
     HttpResponse<String> r = post(message, modernHeaders);
     assertThat(r.statusCode()).as("status for %s", cut(message)).isLessThan(500);
     assertThat(LEAK.matcher(r.body()).find()).as("answer to %s: %s", cut(message), cut(r.body())).isFalse();
   }
 
-  @Property(tries = 2500, seed = "20261204")
-  void overStdioEveryMessageIsPassedOrAnsweredAndTheNextCallIsAnswered(@ForAll("messages") String message) throws Exception {
+  static void overStdio(String message) throws Exception {
     // One line per message: a newline inside would be two messages (JSON escapes newlines).
     stdio.raw(message.replace('\n', ' ').replace('\r', ' '));
     String id = "ping-" + (++pings);

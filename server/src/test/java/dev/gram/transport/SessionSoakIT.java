@@ -54,7 +54,7 @@ class SessionSoakIT {
           while (next.getAndIncrement() < cycles) {
             try {
               String session = open(mcp);
-              if (close(mcp, session) != 200) {
+              if (!closed(mcp, session)) {
                 errors.incrementAndGet();
               }
             } catch (Exception e) {
@@ -116,7 +116,7 @@ class SessionSoakIT {
       }
       long rssHeld = rssKb(server.pid());
       for (String s : sessions) {
-        if (close(mcp, s) != 200) {
+        if (!closed(mcp, s)) {
           callErrors.incrementAndGet();
         }
       }
@@ -145,9 +145,15 @@ class SessionSoakIT {
     return session;
   }
 
-  private int close(URI mcp, String session) throws Exception {
-    return http.send(HttpRequest.newBuilder(mcp).header("Mcp-Session-Id", session).DELETE()
+  /**
+   * DELETE answers 204; the session must then be gone: a call on it answers 404, which tells a
+   * client to start a new session.
+   */
+  private boolean closed(URI mcp, String session) throws Exception {
+    int deleted = http.send(HttpRequest.newBuilder(mcp).header("Mcp-Session-Id", session).DELETE()
         .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+    int after = post(mcp, session, new JsonObject().put("jsonrpc", "2.0").put("id", 1).put("method", "ping")).statusCode();
+    return deleted / 100 == 2 && after == 404;
   }
 
   private HttpResponse<String> post(URI mcp, String session, JsonObject body) throws Exception {
