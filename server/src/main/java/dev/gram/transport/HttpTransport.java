@@ -59,6 +59,11 @@ public final class HttpTransport extends VerticleBase implements Transport {
     metrics.sessions("sse", sse::openSessions);
 
     Router router = Router.router(vertx);
+    // First, so that refused requests count too.
+    router.route().handler(ctx -> {
+      ctx.addEndHandler(v -> metrics.httpRequest(ctx.request().method().name(), ctx.response().getStatusCode()));
+      ctx.next();
+    });
     router.route().handler(new HttpGuard(options.host(), options.allowedOrigins(), options.token(),
         () -> draining));
     BodyHandler body =

@@ -90,6 +90,20 @@ public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
     this.writeQueueDepth = depth == null ? () -> 0 : depth;
   }
 
+  /** One HTTP request answered (or its connection closed), by method and status. */
+  public void httpRequest(String method, int status) {
+    counters
+        .computeIfAbsent(
+            List.of("http", method, Integer.toString(status)),
+            k ->
+                Counter.builder("gram.http.requests")
+                    .description("HTTP requests by method and status (an SSE stream counts when it ends)")
+                    .tag("method", method)
+                    .tag("status", Integer.toString(status))
+                    .register(registry))
+        .increment();
+  }
+
   public void sessions(String transport, Supplier<Number> open) {
     Gauge.builder("gram.sessions.open", open)
         .tag("transport", transport)

@@ -394,6 +394,6 @@ class StreamableHttpIT {
         .contains("gram_sessions_open{transport=\"http\"}")
         .contains("gram_sessions_open{transport=\"sse\"}")
         .contains("gram_write_queue_depth 0.0")
-        .contains("vertx_http_server_requests_total");
+        .contains("gram_http_requests_total{method=\"POST\",status=\"200\"}");
   }
 }
