@@ -14,12 +14,13 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.KeywordAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.document.LongRange;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
@@ -155,16 +156,17 @@ final class Queries {
   record Keyword(Query allWords, Query anyWord) {}
 
   /**
-   * The keyword queries of {@code query}; {@code reader} tells which words are unknown (expanded
-   * by {@link Typos}). With all words, a unit must match every word of the query (each as written,
+   * The keyword queries of {@code query}, for {@code searcher} only: it tells which words are
+   * unknown (expanded by {@link Typos}), and the term statistics looked up for that are kept in
+   * the queries. With all words, a unit must match every word of the query (each as written,
    * by its stem, or, when unknown, by a close term); with any word, more words rank higher.
    */
-  static Keyword keyword(String query, IndexReader reader) throws IOException {
+  static Keyword keyword(String query, IndexSearcher searcher) throws IOException {
     Dates d = dates(query);
     List<Word> words = words(d.rest());
     List<Query> perWord = new ArrayList<>(words.size());
     for (Word w : words) {
-      perWord.add(wordQuery(w, reader));
+      perWord.add(wordQuery(w, searcher));
     }
     List<Query> extras = new ArrayList<>();
     for (String t : exactTerms(d.rest())) {
@@ -194,17 +196,15 @@ final class Queries {
     return new Keyword(all, any);
   }
 
-  private static Query wordQuery(Word w, IndexReader reader) throws IOException {
+  private static Query wordQuery(Word w, IndexSearcher searcher) throws IOException {
     BooleanQuery.Builder b = new BooleanQuery.Builder();
     String[] fields = {Schema.TITLE, Schema.HEADING, Schema.DTITLE, Schema.TEXT};
     float[] boosts = {TITLE_BOOST, HEADING_BOOST, DOC_TITLE_BOOST, TEXT_BOOST};
     boolean known = false;
     for (int i = 0; i < fields.length; i++) {
-      b.add(new BoostQuery(new TermQuery(new Term(fields[i], w.term())), boosts[i]), Occur.SHOULD);
-      known |= reader.docFreq(new Term(fields[i], w.term())) > 0;
+      known |= addTerm(b, searcher, new Term(fields[i], w.term()), boosts[i]);
       if (w.stem() != null) {
-        b.add(new BoostQuery(new TermQuery(new Term(fields[i], w.stem())), boosts[i] * STEM_WEIGHT), Occur.SHOULD);
-        known |= reader.docFreq(new Term(fields[i], w.stem())) > 0;
+        known |= addTerm(b, searcher, new Term(fields[i], w.stem()), boosts[i] * STEM_WEIGHT);
       }
     }
     int len = w.term().codePointCount(0, w.term().length());
@@ -215,6 +215,18 @@ final class Queries {
       }
     }
     return b.build();
+  }
+
+  /**
+   * Adds a clause for {@code term}; true if some unit has it. The term is looked up in every
+   * segment once, here: the query keeps what was found, so neither pass of the recall (all words,
+   * then any word) looks it up again.
+   */
+  private static boolean addTerm(BooleanQuery.Builder b, IndexSearcher searcher, Term term, float boost)
+      throws IOException {
+    TermStates states = TermStates.build(searcher, term, true);
+    b.add(new BoostQuery(new TermQuery(term, states), boost), Occur.SHOULD);
+    return states.docFreq() > 0;
   }
 
   private static Query phrase(String field, List<Word> words, int slop) {

@@ -158,7 +158,7 @@ final class RecallSearcher implements Recall {
    * should still find something.
    */
   private List<Candidate> keywordHits(IndexSearcher s, String query, Query filter, int need) throws IOException {
-    Queries.Keyword q = Queries.keyword(query, s.getIndexReader());
+    Queries.Keyword q = Queries.keyword(query, s);
     if (q.allWords() != null) {
       List<Candidate> all = lexical(s, q.allWords(), filter, need);
       if (!all.isEmpty()) {
