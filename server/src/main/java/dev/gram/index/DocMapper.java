@@ -373,7 +373,7 @@ final class DocMapper {
     }
     d.add(new StringField(Schema.TYPE, u.type(), Store.YES));
     d.add(new StringField(Schema.EID, u.entityId(), Store.YES));
-    d.add(new BinaryDocValuesField(Schema.ENTITY_KEY, new BytesRef(path + "#" + u.entityId())));
+    d.add(new BinaryDocValuesField(Schema.ENTITY_KEY, new BytesRef(Schema.entityKey(path, u.entityId()))));
     d.add(new TextField(Schema.IDENT, u.entityId(), Store.NO));
     d.add(new StoredField(Schema.STITLE, u.title()));
     if (u.status() != null) {

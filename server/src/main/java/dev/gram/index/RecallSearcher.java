@@ -244,7 +244,7 @@ final class RecallSearcher implements Recall {
           stored = s.storedFields();
         }
         Document d = stored.document(doc, KEY_FIELDS);
-        keys[i] = d.get(Schema.PATH) + "#" + d.get(Schema.EID);
+        keys[i] = Schema.entityKey(d.get(Schema.PATH), d.get(Schema.EID));
       }
     }
     return keys;

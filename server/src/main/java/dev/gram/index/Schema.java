@@ -65,6 +65,11 @@ final class Schema {
    */
   static final String ENTITY_KEY = "ekey";
 
+  /** The value of {@link #ENTITY_KEY} for entity {@code entityId} of the document at {@code path}. */
+  static String entityKey(String path, String entityId) {
+    return path + "#" + entityId;
+  }
+
   // Stored for the answer.
   static final String EID = "eid";
   static final String STITLE = "stitle";

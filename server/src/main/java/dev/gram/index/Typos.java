@@ -28,8 +28,9 @@ import org.apache.lucene.util.automaton.LevenshteinAutomata;
  * search that rewrites it. A keyword recall asks about four fields and may search twice (all words,
  * then any word), so one unknown word cost 24 compiled automata, most of a recall's time (JFR:
  * automaton building and sorting were over half the CPU of a keyword recall). Here the automaton is
- * compiled once per word (and kept for the next recalls that ask it), walked over each field's terms, and the closeness of each
- * match is computed from the two words (at most a few dozen characters).
+ * compiled once per word (and kept for the next recalls that ask it), walked over each field's
+ * terms, and the closeness of each match is computed from the two words (at most a few dozen
+ * characters).
  *
  * <p>Scoring is {@code FuzzyQuery}'s: each expansion weighted by its closeness, {@code 1 - edits /
  * shorter length}, at most {@link #MAX_EXPANSIONS} per field, closest first, their document
@@ -45,11 +46,13 @@ final class Typos {
   /** A compiled expansion of one word; {@link #query} per field. */
   static final class Expansion {
     private final String word;
+    private final int[] codePoints;
     private final int edits;
     private final CompiledAutomaton automaton;
 
     private Expansion(String word, int edits, CompiledAutomaton automaton) {
       this.word = word;
+      this.codePoints = word.codePoints().toArray();
       this.edits = edits;
       this.automaton = automaton;
     }
@@ -76,7 +79,7 @@ final class Typos {
     @Override
     protected TermsEnum getTermsEnum(Terms terms, AttributeSource atts) throws IOException {
       TermsEnum matches = expansion.automaton.getTermsEnum(terms);
-      int[] word = expansion.word.codePoints().toArray();
+      int[] word = expansion.codePoints;
       return new FilteredTermsEnum(matches, false) {
         private final BoostAttribute boost = attributes().addAttribute(BoostAttribute.class);
 
