@@ -16,7 +16,12 @@ import org.junit.jupiter.api.Test;
  * <pre>
  *   base, async                      the ground floor: any layer may use it; it uses none
  *   format → edit → store → index → tools → protocol → transport → server
+ *                         ↘ cluster ───────────────────────────────────↗
  * </pre>
+ *
+ * <p>The cluster sits on the store and is wired in by the server alone: it implements the store's
+ * write interface, so nothing between them (index, tools, protocol, transport) can tell whether a
+ * write crosses the network.
  *
  * <p>Each layer may use the ones before it and the ground floor, never one after it. Two rooms
  * inside the tools layer have rules of their own: the protocol knows tools only through
@@ -54,6 +59,7 @@ class ArchitectureTest {
         .layer("Format").definedBy("dev.gram.format..")
         .layer("Edit").definedBy("dev.gram.edit..")
         .layer("Store").definedBy("dev.gram.store..")
+        .layer("Cluster").definedBy("dev.gram.cluster..")
         .layer("Index").definedBy("dev.gram.index..")
         .layer("ToolSpi").definedBy("dev.gram.tools.spi..")
         .layer("Tools").definedBy("dev.gram.tools", "dev.gram.tools.support..", "dev.gram.tools.resources..")
@@ -65,6 +71,8 @@ class ArchitectureTest {
         .whereLayer("Format").mayOnlyAccessLayers("Base")
         .whereLayer("Edit").mayOnlyAccessLayers("Base", "Format")
         .whereLayer("Store").mayOnlyAccessLayers("Base", "Async", "Format", "Edit")
+        .whereLayer("Cluster").mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store")
+        .whereLayer("Cluster").mayOnlyBeAccessedByLayers("Server")
         .whereLayer("Index").mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store")
         .whereLayer("ToolSpi").mayOnlyAccessLayers("Base", "Async")
         .whereLayer("Tools")

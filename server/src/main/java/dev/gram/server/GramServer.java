@@ -1,6 +1,8 @@
 package dev.gram.server;
 
 import dev.gram.base.ResponseBudget;
+import dev.gram.cluster.ClusterNode;
+import dev.gram.cluster.ClusterSetup;
 import dev.gram.index.IndexStatus;
 import dev.gram.protocol.McpDispatcher;
 import dev.gram.protocol.ServerInfo;
@@ -102,38 +104,53 @@ public final class GramServer {
       return Future.failedFuture(e);
     }
     ServerMetrics metrics = new ServerMetrics();
-    Vertx vertx =
-        Vertx.builder()
-            .with(
-                new VertxOptions()
-                    .setMetricsOptions(
-                        new MicrometerMetricsOptions()
-                            .setEnabled(true)
-                            // Vert.x's HTTP server meters race with the server's start: a connection
-                            // accepted before the server has its meters gets none, and its first
-                            // request then fails inside Vert.x and is never answered (found by
-                            // StartupHammerIT). The transport counts its requests itself.
-                            .addDisabledMetricsCategory(MetricsDomain.HTTP_SERVER)
-                            .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true))))
-            .withMetrics(new MicrometerMetricsFactory(metrics.registry()))
-            .build();
-    GramServer server = new GramServer(vertx, config, metrics);
-    return tools(server)
-        .compose(tools -> server.deploy(new ToolRegistry(tools), in, out))
-        .map(server)
-        .recover(
-            e ->
-                server.stop().transform(x -> Future.<GramServer>failedFuture(e)));
+    VertxOptions options =
+        new VertxOptions()
+            .setMetricsOptions(
+                new MicrometerMetricsOptions()
+                    .setEnabled(true)
+                    // Vert.x's HTTP server meters race with the server's start: a connection
+                    // accepted before the server has its meters gets none, and its first
+                    // request then fails inside Vert.x and is never answered (found by
+                    // StartupHammerIT). The transport counts its requests itself.
+                    .addDisabledMetricsCategory(MetricsDomain.HTTP_SERVER)
+                    .setPrometheusOptions(new VertxPrometheusOptions().setEnabled(true)));
+    var builder = Vertx.builder().withMetrics(new MicrometerMetricsFactory(metrics.registry()));
+    Future<Vertx> vertxReady;
+    io.vertx.spi.cluster.hazelcast.HazelcastClusterManager manager = null;
+    if (config.cluster() == null) {
+      vertxReady = Future.succeededFuture(builder.with(options).build());
+    } else {
+      manager = ClusterSetup.manager(config.cluster());
+      vertxReady = builder.with(ClusterSetup.eventBus(options, config.cluster()))
+          .withClusterManager(manager)
+          .buildClustered()
+          .recover(e -> Future.failedFuture(new StartupChecks.StartupException(
+              "cannot join the cluster at " + config.cluster().host() + ":" + config.cluster().port() + ": "
+                  + e.getMessage())));
+    }
+    var clusterManager = manager;
+    return vertxReady.compose(vertx -> {
+      GramServer server = new GramServer(vertx, config, metrics);
+      com.hazelcast.core.HazelcastInstance hz =
+          clusterManager == null ? null : ClusterSetup.hazelcast(clusterManager);
+      return tools(server, hz)
+          .compose(tools -> server.deploy(new ToolRegistry(tools), in, out))
+          .map(server)
+          .recover(
+              e ->
+                  server.stop().transform(x -> Future.<GramServer>failedFuture(e)));
+    });
   }
 
   /**
    * The tools every transport serves, on one vault and one index. The vault's queued writes
    * finish before Vert.x closes (the shutdown hook).
    */
-  private static Future<List<Tool>> tools(GramServer server) {
+  private static Future<List<Tool>> tools(GramServer server, com.hazelcast.core.HazelcastInstance hz) {
     Services services;
     try {
-      services = Services.start(server.vertx, server.config, java.time.Clock.systemUTC());
+      services = Services.start(server.vertx, server.config, java.time.Clock.systemUTC(), hz);
     } catch (java.io.UncheckedIOException e) {
       String why = e.getCause() instanceof dev.gram.store.VaultInUseException
           ? e.getCause().getMessage() + ": connect to that server (--http) or stop it first"
@@ -167,6 +184,25 @@ public final class GramServer {
         () -> index.lag().commits());
     server.metrics.gauge("gram.index.lag.seconds", "How long the oldest commit not yet searchable has waited",
         () -> index.lag().oldestMillis() / 1000.0);
+    ClusterNode node = services.cluster();
+    if (node != null) {
+      server.metrics.gauge("gram.cluster.members", "Members of the cluster this node sees", node::members);
+      server.metrics.gauge("gram.cluster.partitions.owned", "Hazelcast partitions (shares of the documents) this node owns",
+          node::partitionsOwned);
+      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", node::writesRoutedOut,
+          "direction", "out");
+      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", node::writesRoutedIn,
+          "direction", "in");
+      server.metrics.gauge("gram.cluster.revisions.replicated", "Revisions committed here and handed to the other nodes",
+          node::revisionsReplicated);
+      server.metrics.gauge("gram.cluster.revisions.followed", "Revisions committed elsewhere and applied here",
+          node::revisionsFollowed);
+      server.metrics.gauge("gram.cluster.replication.misses", "Times a node did not take a revision in time",
+          node::replicationMisses);
+      server.metrics.gauge("gram.cluster.logs.taken.over", "Write-ahead logs of stopped nodes replayed here",
+          node::logsTakenOver);
+      server.metrics.gauge("gram.cluster.revisions.taken.over", "Revisions those logs held", node::revisionsTakenOver);
+    }
     return Future.succeededFuture(services.tools().tools());
   }
 
@@ -191,7 +227,9 @@ public final class GramServer {
                   config.token(),
                   config.allowedOrigins(),
                   config.maxBodyBytes(),
-                  config.idleTimeout()));
+                  config.idleTimeout(),
+                  services.cluster() == null ? null : () -> new io.vertx.core.json.JsonObject()
+                      .put("cluster", services.cluster().health())));
       chain = chain.compose(v -> vertx.deployVerticle(h)).map(id -> {
         deployments.add(id);
         transports.add(h);

@@ -1,5 +1,7 @@
 package dev.gram.server;
 
+import dev.gram.cluster.ClusterSettings;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,6 +111,29 @@ public final class ServeOptions {
       description = "close idle HTTP connections after n seconds (default 300)")
   String idleTimeoutSeconds;
 
+  @Option(names = "--cluster", order = 20,
+      description = "serve the vault as one node of a cluster (Vert.x on Hazelcast): each document is"
+          + " written by one owner node, every node reads and searches all of them; see docs/cluster.md")
+  boolean cluster;
+
+  @Option(names = "--cluster-members", paramLabel = "<host:port>", order = 21, split = ",",
+      description = "other nodes to find the cluster through (TCP/IP, no multicast); with --cluster")
+  List<String> clusterMembers = new ArrayList<>();
+
+  @Option(names = "--cluster-host", paramLabel = "<addr>", order = 22,
+      description = "address this node listens on for the other nodes (default 127.0.0.1)")
+  String clusterHost;
+
+  @Option(names = "--cluster-port", paramLabel = "<n>", order = 23,
+      description = "Hazelcast port of this node (default " + ClusterSettings.DEFAULT_PORT
+          + "); the event bus takes a free port beside it")
+  String clusterPort;
+
+  @Option(names = "--cluster-node", paramLabel = "<name>", order = 24,
+      description = "this node's name, stable across restarts: its write-ahead log and index are its own"
+          + " (default <cluster-host>-<cluster-port>)")
+  String clusterNode;
+
   @Option(names = "--inject-commit-unknown", paramLabel = "<path>", order = 30,
       description = "testing: the next commit to that document loses its folder fsync and answers "
           + "COMMIT_UNKNOWN (to test retries); repeatable")
@@ -143,10 +168,13 @@ public final class ServeOptions {
           "--host " + host + " is not a loopback address: give a bearer token with --token or "
               + ServerConfig.TOKEN_ENV);
     }
+    ClusterSettings clusterSettings = clusterSettings();
     return new ServerConfig(
         vault,
         List.copyOf(ms),
-        index != null ? index : defaultIndex(vault),
+        index != null
+            ? index
+            : clusterSettings == null ? defaultIndex(vault) : clusterIndex(vault, clusterSettings.node()),
         stdio,
         http,
         host,
@@ -161,7 +189,43 @@ public final class ServeOptions {
         help,
         version,
         deadline,
-        lag);
+        lag,
+        clusterSettings);
+  }
+
+  private ClusterSettings clusterSettings() throws ServerConfig.UsageException {
+    if (!cluster) {
+      if (!clusterMembers.isEmpty() || clusterHost != null || clusterPort != null || clusterNode != null) {
+        throw new ServerConfig.UsageException("--cluster-members, --cluster-host, --cluster-port and --cluster-node"
+            + " need --cluster");
+      }
+      return null;
+    }
+    String h = clusterHost == null ? "127.0.0.1" : clusterHost;
+    int p = clusterPort == null
+        ? ClusterSettings.DEFAULT_PORT
+        : ServerConfig.parseInt(clusterPort, "--cluster-port", 1, 65535);
+    List<String> members = new ArrayList<>();
+    for (String m : clusterMembers) {
+      String t = m.trim();
+      int colon = t.lastIndexOf(':');
+      if (t.isEmpty() || colon <= 0) {
+        throw new ServerConfig.UsageException("--cluster-members needs host:port[,host:port...], not " + m);
+      }
+      ServerConfig.parseInt(t.substring(colon + 1), "--cluster-members port", 1, 65535);
+      members.add(t);
+    }
+    String node = clusterNode == null ? ClusterSettings.defaultNode(h, p) : clusterNode;
+    if (!node.matches("[A-Za-z0-9._-]{1,64}") || node.startsWith(".")) {
+      throw new ServerConfig.UsageException("--cluster-node must be 1 to 64 letters, digits, '.', '_' or '-', not "
+          + node);
+    }
+    return new ClusterSettings(h, p, members, node, ClusterSettings.DEFAULT_REPLICATION_TIMEOUT);
+  }
+
+  /** A cluster node's index given no {@code --index}: its own folder, since every node keeps one. */
+  public static Path clusterIndex(Path vault, String node) {
+    return vault.resolve(DEFAULT_INDEX_FOLDER + "-nodes").resolve(node);
   }
 
   /** The index of a vault given no {@code --index}: a hidden folder inside it. */

@@ -32,7 +32,8 @@ public record ServerConfig(
     boolean help,
     boolean version,
     Duration readDeadline,
-    Duration checkpointLag) {
+    Duration checkpointLag,
+    dev.gram.cluster.ClusterSettings cluster) {
 
   public static final int DEFAULT_PORT = 4726;
   /** How long a reading tool may take before it answers {@code E_TIMEOUT}: the tools' default. */

@@ -1,5 +1,7 @@
 package dev.gram.server;
 
+import dev.gram.cluster.ClusterNode;
+
 import dev.gram.edit.PatchOps;
 import dev.gram.index.RecallIndex;
 import dev.gram.store.PathResolver;
@@ -25,6 +27,8 @@ import java.util.List;
  * tools. Transports share one instance, which is why a write through one is visible through all.
  */
 public final class Services {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Services.class);
+
   private final Vault vault;
   private final RecallIndex index;
   private final GramContext context;
@@ -32,8 +36,12 @@ public final class Services {
   private final Resources resources;
   private final Prompts prompts;
 
+  private final ClusterNode cluster;
+
   private Services(
-      Vault vault, RecallIndex index, GramContext context, ToolRegistry tools, Resources resources, Prompts prompts) {
+      Vault vault, RecallIndex index, GramContext context, ToolRegistry tools, Resources resources, Prompts prompts,
+      ClusterNode cluster) {
+    this.cluster = cluster;
     this.vault = vault;
     this.index = index;
     this.context = context;
@@ -44,13 +52,23 @@ public final class Services {
 
   /** Opens the vault (scanning it in the background) and builds the tools. */
   public static Services start(Vertx vertx, ServerConfig config, Clock clock) {
+    return start(vertx, config, clock, null);
+  }
+
+  /**
+   * As {@link #start(Vertx, ServerConfig, Clock)}; with a Hazelcast member (the node of a
+   * cluster, {@code --cluster}), writes go through the cluster to each document's owner.
+   */
+  public static Services start(
+      Vertx vertx, ServerConfig config, Clock clock, com.hazelcast.core.HazelcastInstance hz) {
     List<VaultPath.MountPoint> mounts = new ArrayList<>();
     for (ServerConfig.Mount m : config.mounts()) {
       mounts.add(new VaultPath.MountPoint(m.id(), m.root(), m.writable()));
     }
     boolean newVault = !java.nio.file.Files.exists(config.vault());
     Vault vault = new Vault(new PathResolver(config.vault(), mounts), new PatchOps(), clock, 16,
-        new Vault.Durability(Vault.LogMode.WRITE, config.checkpointLag()));
+        new Vault.Durability(Vault.LogMode.WRITE, config.checkpointLag(),
+            config.cluster() == null ? null : config.cluster().node()));
     try {
       // Before the index or any transport: recovery comes first, and a vault another process
       // serves must stop this start with a clear line instead of two writers on one log.
@@ -68,18 +86,36 @@ public final class Services {
     // news to subscribers.
     VaultChangeFeed changes = new VaultChangeFeed();
     vault.addListener(changes);
-    vault.start();
+    ClusterNode node = null;
+    dev.gram.store.DocumentWriter writer = vault;
+    if (hz != null) {
+      ClusterNode n = ClusterNode.create(vertx, hz, vault, config.cluster());
+      node = n;
+      writer = n;
+      // The node hears other nodes' commits before it loads anything, so none goes unheard.
+      n.join()
+          .onFailure(e -> LOG.error("cluster: could not register this node's addresses: {}", e.toString()))
+          .onComplete(ar -> n.afterScan(vault.start()));
+    } else {
+      vault.start();
+    }
     for (String path : config.injectCommitUnknown()) {
       vault.injectCommitUnknown(vault.paths().document(path));
     }
     if (newVault && config.welcome()) {
-      vault.scanned().compose(v -> Welcome.write(vault));
+      // Through the writer: in a cluster another node may own the welcome document's path.
+      dev.gram.store.DocumentWriter welcomeWriter = writer;
+      vault.scanned().compose(v -> Welcome.write(vault, welcomeWriter));
     }
     // The tools see the vault only through the store's interfaces, and only their own settings.
-    GramContext ctx =
-        new GramContext(vertx, vault, vault, index, index, new ToolSettings(config.readDeadline()), clock);
+    ClusterNode clusterNode = node;
+    ToolSettings settings = new ToolSettings(config.readDeadline(),
+        clusterNode == null ? null : () -> new io.vertx.core.json.JsonObject()
+            .put("node", clusterNode.node())
+            .put("members", clusterNode.members()));
+    GramContext ctx = new GramContext(vertx, vault, writer, index, index, settings, clock);
     return new Services(
-        vault, index, ctx, Tools.registry(ctx), new DocumentResources(vault, changes), new MemoryPrompts());
+        vault, index, ctx, Tools.registry(ctx), new DocumentResources(vault, changes), new MemoryPrompts(), node);
   }
 
   public GramContext context() {
@@ -103,8 +139,19 @@ public final class Services {
     return vault;
   }
 
-  /** Lets queued writes finish, then closes the search index, and releases files. */
+  /** This node of a cluster, or null when the server runs alone. */
+  public ClusterNode cluster() {
+    return cluster;
+  }
+
+  /**
+   * Stops taking routed writes (a cluster node), lets queued writes finish, then closes the
+   * search index, and releases files.
+   */
   public Future<Void> close() {
+    if (cluster != null) {
+      cluster.close();
+    }
     return vault
         .close()
         .compose(

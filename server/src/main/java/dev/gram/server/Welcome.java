@@ -18,7 +18,7 @@ final class Welcome {
 
   private Welcome() {}
 
-  static Future<CommitReceipt> write(Vault vault) {
+  static Future<CommitReceipt> write(Vault vault, dev.gram.store.DocumentWriter writer) {
     VaultPath path = vault.paths().writableDocument(PATH);
     String body =
         String.join(
@@ -51,7 +51,7 @@ final class Welcome {
                                     .put("x", new JsonArray().add("open"))
                                     .put("p", new JsonArray().add("high")))));
     Creation.Result r = Creation.build(Creation.newDocumentId(), "Welcome", content, id -> false);
-    return vault
+    return writer
         .submit(new WriteCommand.Create(path, r.state(), "gram-mcp", null, r.created(), r.diagnostics()))
         .onSuccess(c -> LOG.info("wrote {} into the new vault", PATH))
         .onFailure(e -> LOG.warn("could not write the welcome document: {}", e.getMessage()));

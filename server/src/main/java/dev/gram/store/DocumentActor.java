@@ -5,6 +5,7 @@ import dev.gram.async.SerialExecutor;
 import dev.gram.edit.PatchEngine;
 import dev.gram.format.CanonicalText;
 import dev.gram.format.GramDocument;
+import dev.gram.format.GramParser;
 import dev.gram.format.GramWriter;
 import dev.gram.format.Hashes;
 import dev.gram.format.History;
@@ -36,7 +37,7 @@ final class DocumentActor {
   static final String STALE_BASE = "Accepted revision or hash changed";
   static final String STALE_EXTERNAL = "Artifact changed during transaction";
   static final String CREATE_EXISTS = "Create target already exists";
-  static final String REUSE = "request_id belongs to another intent";
+  static final String REUSE = RequestReuseException.MESSAGE;
   static final String UNKNOWN = "Replacement published but durability is uncertain: ";
 
   private final Vault vault;
@@ -119,6 +120,40 @@ final class DocumentActor {
     return Async.run(mailbox, () -> snapshot);
   }
 
+  /**
+   * Brings this node's copy up to date with revisions committed by another node (a follower's
+   * side of replication), or, with {@code adopt}, taken from a dead node's log: then the file is
+   * written too, since no live log holds them any more.
+   */
+  Future<Void> follow(List<Revision> revisions, boolean adopt) {
+    return Async.run(
+        mailbox,
+        () -> {
+          ensureLoaded();
+          DocSnapshot now = snapshot;
+          Vault.Peers peers = vault.peers();
+          List<Revision> todo = revisions;
+          if (peers != null && now != null && now.history() != null && !revisions.isEmpty()
+              && revisions.get(0).rev() > now.rev() + 1) {
+            // A gap: revisions this copy never heard of (it was loading, or an answer was lost).
+            todo = new ArrayList<>(peers.newerThan(location.path(), now.rev()));
+            todo.addAll(revisions);
+          }
+          extend(todo);
+          if (adopt) {
+            DocSnapshot s = snapshot;
+            if (s != null && s.history() != null && s.history().revisions().size() > s.persistedRevisions()) {
+              logged = true;
+            }
+            if (!checkpointNow()) {
+              throw new GramException(ErrorCode.E_STORAGE,
+                  "Storage commit failed: could not write " + location.path() + " with the revisions taken over");
+            }
+          }
+          return null;
+        });
+  }
+
   Future<CommitReceipt> submit(WriteCommand command) {
     return Async.run(
         mailbox,
@@ -167,7 +202,79 @@ final class DocumentActor {
       }
       publish(s, true);
       loaded = true;
+      Vault.Peers peers = vault.peers();
+      if (peers != null && s != null && s.history() != null) {
+        // Another node may own it and hold revisions its file does not have yet (its log's).
+        List<Revision> newer = peers.newerThan(location.path(), s.rev());
+        if (!newer.isEmpty()) {
+          extend(newer);
+        }
+      }
     }
+  }
+
+  /**
+   * Appends revisions that another node committed (or a dead node's log holds) to this copy:
+   * each must be the next revision and chain onto the head; one already held is skipped, one that
+   * cannot join is kept aside (never dropped) with a warning. Mailbox only.
+   */
+  private void extend(List<Revision> revisions) throws IOException {
+    DocSnapshot s = snapshot;
+    if (s == null && !revisions.isEmpty()) {
+      reloadIfChanged(); // created by another node: its file is written before the receipt
+      s = snapshot;
+    }
+    if (s == null || s.history() == null) {
+      if (!revisions.isEmpty()) {
+        vault.setAside(location.path(), revisions, "revisions from another node for a document this node cannot read");
+      }
+      return;
+    }
+    History h = s.requireHistory();
+    List<String> lines = null;
+    List<Revision> aside = new ArrayList<>();
+    for (Revision r : revisions) {
+      if (r.rev() <= h.headRev()) {
+        if (!h.revision(r.rev()).chain().equals(r.chain())) {
+          aside.add(r);
+        }
+        continue;
+      }
+      if (r.rev() != h.headRev() + 1 || !HistoryCodec.chain(h.head().chain(), r).equals(r.chain())) {
+        aside.add(r);
+        continue;
+      }
+      try {
+        lines = LineDiff.apply(lines == null ? h.headLines() : lines, r.delta());
+      } catch (IllegalArgumentException e) {
+        aside.add(r);
+        continue;
+      }
+      h = h.append(r, lines);
+      if (r.requestId() != null) {
+        vault.requests().committed(r.requestId(), location.path(), r.rev(), r.digest());
+      }
+    }
+    if (!aside.isEmpty()) {
+      vault.setAside(location.path(), aside, "revisions from another node that do not continue this node's history");
+    }
+    if (lines == null) {
+      return;
+    }
+    String text = LineDiff.join(lines);
+    GramParser.Result parsed = GramParser.parse(text);
+    if (!(parsed instanceof GramParser.Success ok) || !Hashes.sha256(text).equals(h.head().stateHash())) {
+      LOG.error("{}: revisions from another node do not reproduce revision {}; reading the file again",
+          location.path(), h.headRev());
+      suspect = true;
+      reloadIfChanged();
+      return;
+    }
+    logged = true; // held here, not (yet) in the file
+    publish(
+        new DocSnapshot(location.path(), location, ok.file().state(), h, h.headRev(), h.head().stateHash(),
+            s.fingerprint(), s.persistedRevisions(), s.failure()),
+        false);
   }
 
   private boolean checkpointNow() throws IOException {
@@ -240,6 +347,14 @@ final class DocumentActor {
     History ours = mine.requireHistory();
     if (disk != null && disk.history() != null) {
       int persisted = disk.persistedRevisions();
+      int size = ours.revisions().size();
+      if (persisted > size && disk.history().revision(size - 1).chain().equals(ours.head().chain())) {
+        // The file holds all of ours and more (another cluster node wrote revisions this copy had
+        // not heard of yet): nothing of ours is only in memory any more.
+        logged = false;
+        publish(disk, true);
+        return true;
+      }
       if (persisted >= 1
           && persisted <= ours.revisions().size()
           && ours.revision(persisted - 1).chain().equals(disk.history().revision(persisted - 1).chain())) {
@@ -351,6 +466,7 @@ final class DocumentActor {
         new DocSnapshot(
             location.path(), location, initial, history, 0, hash, FileFingerprint.of(location.file(), bytes), 1, null);
     publish(next, false);
+    replicate(rev0);
     return new CommitReceipt(location.path(), 0, next.shortHash(), c.created(), null, c.diagnostics(), false);
   }
 
@@ -474,6 +590,21 @@ final class DocumentActor {
       throw new GramException(
           ErrorCode.COMMIT_UNKNOWN, UNKNOWN + "the write-ahead log's fsync failed: " + cause(e));
     }
+    Vault.Peers peers = vault.peers();
+    boolean advanced;
+    try {
+      advanced = peers == null || peers.advance(location.path(), head, rev);
+    } catch (RuntimeException e) {
+      voidQuietly(log, seq); // refused to the caller, so it must never replay
+      throw e;
+    }
+    if (!advanced) {
+      // Another node committed after our head (ownership moved while we wrote): ours must never
+      // replay, and the caller's base is not current.
+      voidQuietly(log, seq);
+      extend(peers.newerThan(location.path(), s.rev()));
+      throw new StaleRevisionException(STALE_BASE, snapshot, p.baseRevision());
+    }
     logged = true;
     DocSnapshot published =
         new DocSnapshot(
@@ -481,8 +612,25 @@ final class DocumentActor {
     canonical = after;
     vault.requests().committed(p.requestId(), location.path(), rev.rev(), p.digest());
     publish(published, false);
+    replicate(rev);
     return new CommitReceipt(
         location.path(), rev.rev(), published.shortHash(), outcome.created(), p.requestId(), outcome.diagnostics(), false);
+  }
+
+  private void voidQuietly(WriteAheadLog log, long seq) {
+    try {
+      log.voidRecord(seq);
+    } catch (IOException e) {
+      LOG.warn("{}: cancelling log record {} failed: {}", location.path(), seq, e.toString());
+    }
+  }
+
+  /** Hands a durable, published revision to the other nodes before its receipt is returned. */
+  private void replicate(Revision rev) {
+    Vault.Peers peers = vault.peers();
+    if (peers != null) {
+      peers.replicate(location.path(), rev);
+    }
   }
 
   private CommitReceipt replay(DocSnapshot s, int revNumber, String requestId) {

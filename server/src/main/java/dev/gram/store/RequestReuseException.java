@@ -8,6 +8,9 @@ import dev.gram.base.GramException;
  * document or another. Says where the id was used, so the tools can tell the client.
  */
 public final class RequestReuseException extends GramException {
+  /** The contract's message for a request_id already bound to another intent. */
+  public static final String MESSAGE = "request_id belongs to another intent";
+
   private final String usedPath;
   private final Integer usedRevision;
 

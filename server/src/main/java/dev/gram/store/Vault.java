@@ -63,10 +63,45 @@ public final class Vault implements DocumentReader, DocumentWriter {
    *     answers {@code E_STORAGE})
    * @param checkpointLag how long a revision may be in the log only
    */
-  public record Durability(LogMode mode, java.time.Duration checkpointLag) {
+  public record Durability(LogMode mode, java.time.Duration checkpointLag, String node) {
     public static final Durability DEFAULT = new Durability(LogMode.WRITE, java.time.Duration.ofSeconds(1));
     public static final Durability READ_ONLY = new Durability(LogMode.READ_ONLY, java.time.Duration.ZERO);
+
+    /** The only process serving the vault. */
+    public Durability(LogMode mode, java.time.Duration checkpointLag) {
+      this(mode, checkpointLag, null);
+    }
   }
+
+  /**
+   * The other nodes of a cluster serving the same vault, as the store needs them: told of each
+   * commit before its receipt is returned, and asked for revisions the shared files do not hold
+   * yet. Both calls run on a document's actor thread and may block, for a bounded time.
+   */
+  public interface Peers {
+    /**
+     * Hands a committed revision to every other node and returns once each has it or gave no
+     * answer in time: a client holding the receipt then reads it from any node that answered.
+     */
+    void replicate(String path, dev.gram.format.Revision revision);
+
+    /**
+     * The revisions after {@code rev} that the document's owner holds, when another node owns
+     * it; empty when this node does or the owner cannot say.
+     */
+    List<dev.gram.format.Revision> newerThan(String path, int rev);
+
+    /**
+     * Moves the document's head, as the whole cluster knows it, from {@code from} to {@code to};
+     * false when another node has already committed a revision after {@code from}. Called after
+     * the revision is durable in this node's log and before anyone is told of it, so two nodes
+     * that both believe they own a document for a moment (a partition moving) cannot both commit
+     * on one base.
+     */
+    boolean advance(String path, dev.gram.format.Revision from, dev.gram.format.Revision to);
+  }
+
+  private volatile Peers peers;
 
   public enum LogMode {
     WRITE,
@@ -188,7 +223,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
       }
       case WRITE -> {
         Files.createDirectories(root);
-        WriteAheadLog opened = WriteAheadLog.open(root);
+        WriteAheadLog opened = WriteAheadLog.open(root, durability.node());
         try {
           scan = LogReader.read(opened.segmentFiles());
         } catch (IOException | RuntimeException e) {
@@ -333,6 +368,45 @@ public final class Vault implements DocumentReader, DocumentWriter {
       }
     }
     return n;
+  }
+
+  // ------------------------------------------------------------------ cluster
+
+  /** Joins a cluster: commits are replicated to, and loads completed from, the other nodes. */
+  public void setPeers(Peers peers) {
+    this.peers = peers;
+  }
+
+  Peers peers() {
+    return peers;
+  }
+
+  /**
+   * Applies a revision another node committed to this node's copy of the document (a follower's
+   * side of {@link Peers#replicate}); a revision already held is skipped.
+   */
+  public Future<Void> follow(String path, dev.gram.format.Revision revision) {
+    return actor(paths.document(path)).follow(List.of(revision), false);
+  }
+
+  /**
+   * Adds the revisions a dead node's log holds for a document this node now owns (those it lacks)
+   * and writes the document's file, so that the dead node's log can be deleted.
+   */
+  public Future<Void> adopt(String path, List<dev.gram.format.Revision> revisions) {
+    return actor(paths.document(path)).follow(revisions, true);
+  }
+
+  /** The revisions of a document after {@code rev}, from this node's copy (the owner's side). */
+  public Future<List<dev.gram.format.Revision>> revisionsAfter(String path, int rev) {
+    DocumentActor a = actor(paths.document(path));
+    return a.snapshot().map(s -> {
+      if (s == null || s.history() == null || s.rev() <= rev) {
+        return List.<dev.gram.format.Revision>of();
+      }
+      List<dev.gram.format.Revision> all = s.history().revisions();
+      return List.copyOf(all.subList(Math.max(0, rev + 1), all.size()));
+    });
   }
 
   // ------------------------------------------------------------------ lifecycle

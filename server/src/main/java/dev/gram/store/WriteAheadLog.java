@@ -43,6 +43,8 @@ final class WriteAheadLog implements AutoCloseable {
 
   static final String FOLDER = ".gram-wal";
   static final String LOCK_FILE = "LOCK";
+  /** Where cluster nodes keep their logs, one folder per node name. */
+  static final String NODES = "nodes";
   static final String SEGMENT_SUFFIX = ".wal";
   static final byte[] SEGMENT_HEADER = "GRAMWAL1".getBytes(StandardCharsets.US_ASCII);
   static final int FRAME_MAGIC = 0x47524C31; // "GRL1"
@@ -85,8 +87,9 @@ final class WriteAheadLog implements AutoCloseable {
   private record Failure(long from, long to, IOException cause) {}
 
   private final Path dir;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final Held lock;
+  /** A cluster node's shared hold on the vault-level lock; null for a single process. */
+  private final Held vaultLock;
 
   private final Object appendLock = new Object();
   // guarded by appendLock
@@ -106,10 +109,10 @@ final class WriteAheadLog implements AutoCloseable {
   private final java.util.concurrent.atomic.LongAdder appended = new java.util.concurrent.atomic.LongAdder();
   private volatile boolean closed;
 
-  private WriteAheadLog(Path dir, FileChannel lockChannel, FileLock lock) {
+  private WriteAheadLog(Path dir, Held lock, Held vaultLock) {
     this.dir = dir;
-    this.lockChannel = lockChannel;
     this.lock = lock;
+    this.vaultLock = vaultLock;
   }
 
   /**
@@ -118,13 +121,119 @@ final class WriteAheadLog implements AutoCloseable {
    * @throws VaultInUseException when another process (or another vault object here) holds it
    */
   static WriteAheadLog open(Path vaultRoot) throws IOException {
-    Path dir = vaultRoot.resolve(FOLDER);
-    Files.createDirectories(dir);
-    Path lockFile = dir.resolve(LOCK_FILE);
+    return open(vaultRoot, null);
+  }
+
+  /**
+   * Opens the log of one process serving the vault. Without a node name it is the vault's only
+   * log ({@value #FOLDER}, whose lock one process holds). A cluster node's log is {@value
+   * #FOLDER}{@code /}{@value #NODES}{@code /<node>/} under a lock of its own, and every node also
+   * holds the vault-level lock shared: a server started without {@code --cluster} (which takes it
+   * exclusively) is refused while any node runs, and no node starts beside such a server.
+   */
+  static WriteAheadLog open(Path vaultRoot, String node) throws IOException {
+    Path top = vaultRoot.resolve(FOLDER);
+    Files.createDirectories(top);
+    if (node == null) {
+      Held held = lock(top.resolve(LOCK_FILE), false, vaultRoot);
+      return new WriteAheadLog(top, held, null);
+    }
+    if (!segmentFiles(top).isEmpty()) {
+      throw new VaultInUseException("the vault " + vaultRoot + " has write-ahead log records of a server that ran"
+          + " without --cluster and stopped before writing them into its files: start it once without --cluster"
+          + " (it replays them and stops cleanly), then start the cluster");
+    }
+    Held shared = lock(top.resolve(LOCK_FILE), true, vaultRoot);
+    try {
+      Path dir = top.resolve(NODES).resolve(node);
+      Held own = lockNodeLog(dir, vaultRoot);
+      try {
+        setAsideForTakeOver(dir, node);
+      } catch (IOException | RuntimeException e) {
+        own.release();
+        throw e;
+      }
+      return new WriteAheadLog(dir, own, shared);
+    } catch (IOException | RuntimeException e) {
+      shared.release();
+      throw e;
+    }
+  }
+
+  /**
+   * Takes a node's own log lock. A survivor that is taking over this node's log from its last run
+   * holds it for a moment; a node restarted at once waits for that (up to {@link
+   * #NODE_LOCK_WAIT}) rather than failing to start.
+   */
+  private static Held lockNodeLog(Path dir, Path vaultRoot) throws IOException {
+    long until = System.nanoTime() + NODE_LOCK_WAIT.toNanos();
+    while (true) {
+      Files.createDirectories(dir);
+      try {
+        return lock(dir.resolve(LOCK_FILE), false, vaultRoot);
+      } catch (VaultInUseException | java.nio.file.NoSuchFileException e) {
+        if (System.nanoTime() > until) {
+          throw e instanceof VaultInUseException v ? v : new VaultInUseException(e.getMessage());
+        }
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("waiting for the node's log lock");
+      }
+    }
+  }
+
+  static final java.time.Duration NODE_LOCK_WAIT = java.time.Duration.ofSeconds(30);
+
+  /**
+   * Moves what a node's log holds from its last run into a folder of its own that no process
+   * locks, for the cluster to take over like a dead node's log: those documents may be owned by
+   * another node now, and only the owner may add revisions to a document. The node then starts
+   * with an empty log.
+   */
+  private static void setAsideForTakeOver(Path dir, String node) throws IOException {
+    List<Path> segments = segmentFiles(dir);
+    if (segments.isEmpty()) {
+      return;
+    }
+    Path aside = dir.resolveSibling(node + "~" + System.currentTimeMillis());
+    Files.createDirectories(aside);
+    for (Path seg : segments) {
+      Files.move(seg, aside.resolve(seg.getFileName()), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+    DurableFiles.syncFolder(aside);
+    DurableFiles.syncFolder(dir);
+    LOG.info("write-ahead log: {} segments of this node's last run moved to {}, for the cluster to hand their"
+        + " revisions to each document's owner", segments.size(), aside.getFileName());
+  }
+
+  /** A lock on a file, with the channel that holds it. */
+  record Held(FileChannel channel, FileLock lock) {
+    void release() {
+      try {
+        lock.release();
+      } catch (IOException e) {
+        LOG.debug("releasing a log lock: {}", e.toString());
+      }
+      try {
+        channel.close();
+      } catch (IOException e) {
+        LOG.debug("closing a log lock: {}", e.toString());
+      }
+    }
+  }
+
+  /**
+   * Takes a lock file's lock (shared or exclusive) without waiting; an exclusive holder writes
+   * its pid into the file for the message another process shows.
+   */
+  static Held lock(Path lockFile, boolean shared, Path vaultRoot) throws IOException {
     FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     FileLock lock;
     try {
-      lock = ch.tryLock();
+      lock = ch.tryLock(0L, Long.MAX_VALUE, shared);
     } catch (OverlappingFileLockException e) {
       lock = null;
     } catch (IOException e) {
@@ -143,10 +252,12 @@ final class WriteAheadLog implements AutoCloseable {
           "the vault " + vaultRoot + " is being served by another gram-mcp process"
               + (holder.isEmpty() ? "" : " (pid " + holder + ")"));
     }
-    byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
-    ch.truncate(0);
-    ch.write(ByteBuffer.wrap(pid), 0);
-    return new WriteAheadLog(dir, ch, lock);
+    if (!shared) {
+      byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+      ch.truncate(0);
+      ch.write(ByteBuffer.wrap(pid), 0);
+    }
+    return new Held(ch, lock);
   }
 
   Path dir() {
@@ -205,6 +316,22 @@ final class WriteAheadLog implements AutoCloseable {
       appended.increment();
       return seq;
     }
+  }
+
+  /**
+   * Cancels a durable record that must not be replayed (a cluster node found, after logging it,
+   * that another node had already committed that revision), and waits until the cancellation is
+   * durable too.
+   */
+  void voidRecord(long seq) throws IOException {
+    long v;
+    synchronized (appendLock) {
+      if (closed) {
+        throw new IOException("the write-ahead log is closed");
+      }
+      v = writeFrame(null, LogRecord.voidPayload(seq, seq));
+    }
+    awaitDurable(v);
   }
 
   // guarded by appendLock
@@ -470,15 +597,9 @@ final class WriteAheadLog implements AutoCloseable {
         closeQuietly(s);
       }
     }
-    try {
-      lock.release();
-    } catch (IOException e) {
-      LOG.debug("releasing the log lock: {}", e.toString());
-    }
-    try {
-      lockChannel.close();
-    } catch (IOException e) {
-      LOG.debug("closing the log lock: {}", e.toString());
+    lock.release();
+    if (vaultLock != null) {
+      vaultLock.release();
     }
   }
 

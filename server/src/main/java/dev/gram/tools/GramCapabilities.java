@@ -54,9 +54,12 @@ public final class GramCapabilities extends ReadTool {
       sem.put("reason", semantic.reason());
     }
     sem.put("status", semantic.status());
+    JsonObject out = new JsonObject().put("budget_bytes", ResponseBudget.BYTES);
+    if (ctx.settings().cluster() != null) {
+      out.put("cluster", ctx.settings().cluster().get());
+    }
     return Future.succeededFuture(
-        new JsonObject()
-            .put("budget_bytes", ResponseBudget.BYTES)
+        out
             .put(
                 "index",
                 new JsonObject()

@@ -73,7 +73,13 @@ public final class HttpTransport extends VerticleBase implements Transport {
     // a body over the limit) still gets a JSON-RPC answer, never Vert.x's plain-text page.
     router.route().failureHandler(HttpTransport::failure);
 
-    router.get("/healthz").handler(ctx -> json(ctx, 200, new JsonObject().put("status", "ok")));
+    router.get("/healthz").handler(ctx -> {
+      JsonObject health = new JsonObject().put("status", "ok");
+      if (options.health() != null) {
+        health.mergeIn(options.health().get());
+      }
+      json(ctx, 200, health);
+    });
     router.get("/metrics").handler(metricsHandler(metrics.registry()));
 
     router.post("/mcp").handler(body).handler(streamable::post);

@@ -76,8 +76,14 @@ public final class ServerProcess implements AutoCloseable {
 
   /** The command line that runs the server with these folders and extra arguments. */
   public static List<String> command(Path vault, Path index, String... extraArgs) {
+    return command(List.of(), vault, index, extraArgs);
+  }
+
+  /** As {@link #command(Path, Path, String...)}, with JVM options of the test's own first. */
+  public static List<String> command(List<String> jvmArgs, Path vault, Path index, String... extraArgs) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java());
+    cmd.addAll(jvmArgs);
     // Extra JVM options for the server, e.g. a profiler in a benchmark run.
     String jvm = System.getProperty("gram.serverJvmArgs", "").strip();
     if (!jvm.isEmpty()) {
@@ -117,10 +123,39 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts a server on a given vault and index (several processes on one vault: the nodes of a
+   * cluster), with JVM options, its stderr in {@code stderr}; waits until HTTP listens.
+   */
+  public static ServerProcess start(
+      Path vault, Path index, Path stderr, List<String> jvmArgs, String... extraArgs) {
+    try {
+      Files.createDirectories(vault);
+      Files.createDirectories(index.getParent());
+      List<String> extra = new ArrayList<>();
+      extra.add("--port");
+      extra.add("0");
+      extra.addAll(Arrays.asList(extraArgs));
+      ProcessBuilder pb = new ProcessBuilder(command(jvmArgs, vault, index, extra.toArray(String[]::new)));
+      long from = Files.exists(stderr) ? Files.readString(stderr, StandardCharsets.UTF_8).length() : 0;
+      pb.redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
+      Process p = pb.start();
+      return new ServerProcess(p, stderr, vault, index, awaitListening(p, stderr, from));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static URI awaitListening(Process p, Path stderr) throws IOException {
+    return awaitListening(p, stderr, 0);
+  }
+
+  /** Waits for the listening line written after {@code from} bytes of the stderr file. */
+  private static URI awaitListening(Process p, Path stderr, long from) throws IOException {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
-      String err = Files.readString(stderr, StandardCharsets.UTF_8);
+      String all = Files.readString(stderr, StandardCharsets.UTF_8);
+      String err = all.substring((int) Math.min(from, all.length()));
       Matcher m = LISTENING.matcher(err);
       if (m.find()) {
         return URI.create(m.group(1) + "/");

@@ -8,8 +8,10 @@ import java.time.Duration;
  *
  * @param readDeadline how long one call of a reading tool may take before it answers {@code
  *     E_TIMEOUT} ({@code --read-deadline-ms})
+ * @param cluster what {@code gram_capabilities} says of the cluster this node belongs to (its
+ *     name and the number of members now), or {@code null} when the server runs alone
  */
-public record ToolSettings(Duration readDeadline) {
+public record ToolSettings(Duration readDeadline, java.util.function.Supplier<io.vertx.core.json.JsonObject> cluster) {
   /** The read deadline when none is given: 15 seconds. */
   public static final Duration DEFAULT_READ_DEADLINE = Duration.ofSeconds(15);
 
@@ -17,6 +19,10 @@ public record ToolSettings(Duration readDeadline) {
     if (readDeadline == null) {
       readDeadline = DEFAULT_READ_DEADLINE;
     }
+  }
+
+  public ToolSettings(Duration readDeadline) {
+    this(readDeadline, null);
   }
 
   /** Every setting at its default. */
