@@ -14,6 +14,9 @@ public final class SerialExecutor implements Executor {
   private final Queue<Runnable> tasks = new ArrayDeque<>();
   private final AtomicInteger depth = new AtomicInteger();
   private boolean running;
+  // guarded by tasks: a task asked the next ones to wait (hold), and drain stopped for it (parked)
+  private boolean held;
+  private boolean parked;
 
   public SerialExecutor(Executor pool) {
     this.pool = pool;
@@ -30,6 +33,32 @@ public final class SerialExecutor implements Executor {
       running = true;
     }
     pool.execute(this::drain);
+  }
+
+  /**
+   * Called by the running task: the tasks after it wait, without holding a pool thread, until the
+   * returned action runs (once; later runs do nothing). How an actor keeps its order across work
+   * that finishes elsewhere, such as other nodes acknowledging a commit.
+   */
+  public Runnable hold() {
+    synchronized (tasks) {
+      held = true;
+    }
+    java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
+    return () -> {
+      if (!once.compareAndSet(false, true)) {
+        return;
+      }
+      boolean resume;
+      synchronized (tasks) {
+        held = false;
+        resume = parked;
+        parked = false;
+      }
+      if (resume) {
+        pool.execute(this::drain);
+      }
+    };
   }
 
   /** Tasks queued or running. */
@@ -53,6 +82,12 @@ public final class SerialExecutor implements Executor {
         org.slf4j.LoggerFactory.getLogger(SerialExecutor.class).error("task failed", e);
       } finally {
         depth.decrementAndGet();
+      }
+      synchronized (tasks) {
+        if (held) {
+          parked = true; // still "running": the release resumes draining
+          return;
+        }
       }
     }
   }

@@ -339,36 +339,26 @@ public final class ClusterNode implements DocumentWriter, Vault.Peers, AutoClose
   // ------------------------------------------------------------------ followers
 
   @Override
-  public void replicate(String path, Revision revision) {
+  public Future<Void> replicate(String path, Revision revision) {
     replicated.increment();
     JsonObject msg = new JsonObject().put("path", path).put("revision", Wire.revision(revision));
     DeliveryOptions o = new DeliveryOptions().setSendTimeout(settings.replicationTimeout().toMillis());
-    List<CompletableFuture<Void>> acks = new ArrayList<>();
+    List<Future<Void>> acks = new ArrayList<>();
     for (Member m : hz.getCluster().getMembers()) {
       if (m.localMember()) {
         continue;
       }
-      CompletableFuture<Void> ack = new CompletableFuture<>();
-      vertx.eventBus().request(FOLLOW + m.getUuid(), msg, o).onComplete(ar -> {
-        if (ar.failed()) {
-          if (!(ar.cause() instanceof ReplyException r && r.failureType() == ReplyFailure.NO_HANDLERS)) {
-            replicationMisses.increment();
-            LOG.warn("cluster: {} did not take revision {} of {}: {}", m.getAddress(), revision.rev(), path,
-                ar.cause().getMessage());
-          }
+      acks.add(vertx.eventBus().request(FOLLOW + m.getUuid(), msg, o).<Void>transform(ar -> {
+        if (ar.failed() && !(ar.cause() instanceof ReplyException r && r.failureType() == ReplyFailure.NO_HANDLERS)) {
+          // NO_HANDLERS: a node still starting (it asks for what it lacks as it loads) or gone.
+          replicationMisses.increment();
+          LOG.warn("cluster: {} did not take revision {} of {}: {}", m.getAddress(), revision.rev(), path,
+              ar.cause().getMessage());
         }
-        ack.complete(null);
-      });
-      acks.add(ack);
+        return Future.succeededFuture();
+      }));
     }
-    try {
-      CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
-          .get(settings.replicationTimeout().toMillis() + 500, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (Exception e) {
-      replicationMisses.increment();
-    }
+    return acks.isEmpty() ? Future.succeededFuture() : Future.join(acks).mapEmpty();
   }
 
   private void onFollow(Message<JsonObject> m) {
@@ -438,13 +428,12 @@ public final class ClusterNode implements DocumentWriter, Vault.Peers, AutoClose
   }
 
   private void onSince(Message<JsonObject> m) {
-    vault.revisionsAfter(m.body().getString("path"), m.body().getInteger("rev", -1)).onComplete(ar -> {
-      if (ar.succeeded()) {
-        m.reply(new JsonObject().put("revisions", Wire.revisions(ar.result())));
-      } else {
-        m.fail(500, Wire.failure(ar.cause()).encode());
-      }
-    });
+    try {
+      m.reply(new JsonObject().put("revisions",
+          Wire.revisions(vault.revisionsAfter(m.body().getString("path"), m.body().getInteger("rev", -1)))));
+    } catch (RuntimeException e) {
+      m.fail(500, Wire.failure(e).encode());
+    }
   }
 
   // ------------------------------------------------------------------ failover

@@ -40,6 +40,13 @@ public final class StartupChecks {
     if (c.http() && !c.stdio()) {
       checkPort(c.host(), c.port());
     }
+    if (c.cluster() != null) {
+      try {
+        checkPort(c.cluster().host(), c.cluster().port());
+      } catch (StartupException e) {
+        throw new StartupException(e.getMessage().replace("choose another --port", "choose another --cluster-port"));
+      }
+    }
     if (Files.isDirectory(vault)) {
       if (!Files.isWritable(vault)) {
         warnings.add("the vault " + vault + " is not writable by this user: reads work, every write will fail"

@@ -155,21 +155,28 @@ final class DocumentActor {
   }
 
   Future<CommitReceipt> submit(WriteCommand command) {
-    return Async.run(
+    return Async.<Committed>run(
         mailbox,
         () -> {
           // The write's own CPU, on this thread, waits excluded: what /metrics reports per commit.
           long cpu = CPU.getCurrentThreadCpuTime();
+          replicated = null;
           try {
-            if (command instanceof WriteCommand.Create c) {
-              return create(c);
-            }
-            return patch((WriteCommand.Patch) command);
+            CommitReceipt r = command instanceof WriteCommand.Create c ? create(c) : patch((WriteCommand.Patch) command);
+            return new Committed(r, replicated);
           } finally {
+            replicated = null;
             vault.commitCpu(CPU.getCurrentThreadCpuTime() - cpu);
           }
-        });
+        })
+        .compose(c -> c.replicated() == null ? Future.succeededFuture(c.receipt()) : c.replicated().map(c.receipt()));
   }
+
+  /** A receipt, and when the other nodes have the revision (null on a single node or a replay). */
+  private record Committed(CommitReceipt receipt, Future<Void> replicated) {}
+
+  /** Set by a commit on a cluster node: when the other nodes have its revision (mailbox only). */
+  private Future<Void> replicated;
 
   private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
 
@@ -625,11 +632,22 @@ final class DocumentActor {
     }
   }
 
-  /** Hands a durable, published revision to the other nodes before its receipt is returned. */
+  /**
+   * Hands a durable, published revision to the other nodes; its receipt waits for them, and so
+   * does this mailbox (without a thread), so that the next write, and a checkpoint, come after.
+   */
   private void replicate(Revision rev) {
     Vault.Peers peers = vault.peers();
     if (peers != null) {
-      peers.replicate(location.path(), rev);
+      Runnable release = mailbox.hold();
+      Future<Void> f;
+      try {
+        f = peers.replicate(location.path(), rev);
+      } catch (RuntimeException e) {
+        release.run();
+        throw e;
+      }
+      replicated = f.onComplete(ar -> release.run());
     }
   }
 

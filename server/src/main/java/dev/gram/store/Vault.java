@@ -76,14 +76,17 @@ public final class Vault implements DocumentReader, DocumentWriter {
   /**
    * The other nodes of a cluster serving the same vault, as the store needs them: told of each
    * commit before its receipt is returned, and asked for revisions the shared files do not hold
-   * yet. Both calls run on a document's actor thread and may block, for a bounded time.
+   * yet. {@link #newerThan} and {@link #advance} run on a document's actor thread and may block,
+   * for a bounded time.
    */
   public interface Peers {
     /**
-     * Hands a committed revision to every other node and returns once each has it or gave no
-     * answer in time: a client holding the receipt then reads it from any node that answered.
+     * Hands a committed revision to every other node; completes once each has it or gave no
+     * answer in time, and only then is the receipt returned: a client holding it reads the
+     * revision from any node that answered. Must not block: the document's actor holds its
+     * mailbox until it completes, without a thread.
      */
-    void replicate(String path, dev.gram.format.Revision revision);
+    Future<Void> replicate(String path, dev.gram.format.Revision revision);
 
     /**
      * The revisions after {@code rev} that the document's owner holds, when another node owns
@@ -397,16 +400,20 @@ public final class Vault implements DocumentReader, DocumentWriter {
     return actor(paths.document(path)).follow(revisions, true);
   }
 
-  /** The revisions of a document after {@code rev}, from this node's copy (the owner's side). */
-  public Future<List<dev.gram.format.Revision>> revisionsAfter(String path, int rev) {
-    DocumentActor a = actor(paths.document(path));
-    return a.snapshot().map(s -> {
-      if (s == null || s.history() == null || s.rev() <= rev) {
-        return List.<dev.gram.format.Revision>of();
-      }
-      List<dev.gram.format.Revision> all = s.history().revisions();
-      return List.copyOf(all.subList(Math.max(0, rev + 1), all.size()));
-    });
+  /**
+   * The revisions of a document after {@code rev} in this node's copy, without waiting: what
+   * another node loading the document asks for ({@link Peers#newerThan}).
+   */
+  public List<dev.gram.format.Revision> revisionsAfter(String path, int rev) {
+    DocumentActor a = actors.get(path);
+    // Not loaded here: this node's copy would be the file the asking node read too (a cluster
+    // node's own log is handed to the owners at start, never replayed into its copies).
+    DocSnapshot s = a == null || !a.loaded() ? null : a.current();
+    if (s == null || s.history() == null || s.rev() <= rev) {
+      return List.of();
+    }
+    List<dev.gram.format.Revision> all = s.history().revisions();
+    return List.copyOf(all.subList(Math.max(0, rev + 1), all.size()));
   }
 
   // ------------------------------------------------------------------ lifecycle

@@ -37,7 +37,7 @@ public final class ClusterBench {
     Files.createDirectories(root);
     Path dir = Files.createTempDirectory(root, "cluster-");
     List<String> table = new ArrayList<>();
-    table.add("| nodes | writers | commits/s | p50 ms | p99 ms | routed to another owner | note |");
+    table.add("| nodes | writers | commits/s | p50 ms | p99 ms | routed to another owner | CPU |");
     table.add("|---|---|---|---|---|---|---|");
     byte[] data = new byte[4096];
     Stats floor = Bench.replaces(Files.createDirectories(dir.resolve("floor")), "floor", data, 400);
@@ -91,11 +91,21 @@ public final class ClusterBench {
                     .put("v", new JsonArray().add("0")))))));
       }
       ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
+      long[] cpuAtStart = new long[1];
       AtomicLong measuring = new AtomicLong(Long.MAX_VALUE);
       long warmEnd = System.nanoTime() + 2_000_000_000L;
       long end = warmEnd + seconds * 1_000_000_000L;
       ExecutorService pool = Executors.newFixedThreadPool(writers);
       List<Future<?>> fs = new ArrayList<>();
+      Thread cpuMark = new Thread(() -> {
+        try {
+          Thread.sleep(Math.max(0, (warmEnd - System.nanoTime()) / 1_000_000));
+          cpuAtStart[0] = cpuTicks(nodes);
+        } catch (Exception e) {
+          cpuAtStart[0] = -1;
+        }
+      });
+      cpuMark.start();
       for (int w = 0; w < writers; w++) {
         StatelessCalls c = clients.get(w % n);
         String path = "b/doc" + w + ".gram";
@@ -123,6 +133,8 @@ public final class ClusterBench {
       for (Future<?> f : fs) {
         f.get();
       }
+      long cpuAtEnd = cpuTicks(nodes);
+      cpuMark.join();
       pool.shutdown();
       long[] lat = latencies.stream().mapToLong(Long::longValue).toArray();
       Stats s = new Stats(n + " nodes", lat.length, seconds, lat, 0, 0);
@@ -130,13 +142,26 @@ public final class ClusterBench {
       for (ServerProcess p : nodes) {
         routed += routedOut(p);
       }
-      return String.format(Locale.ROOT, "| %d | %d | %.0f | %s | %s | %d | get + patch per commit; nodes share 2 cores and one disk |",
-          n, writers, s.perSecond(), Stats.ms(s.p50()), Stats.ms(s.p99()), routed);
+      // Server CPU (all nodes, user + system) per commit, from /proc: clock ticks of 10 ms.
+      double cpuMsPerCommit = (cpuAtEnd - cpuAtStart[0]) * 10.0 / Math.max(1, lat.length);
+      return String.format(Locale.ROOT, "| %d | %d | %.0f | %s | %s | %d | %.2f ms server CPU per commit (all nodes) |",
+          n, writers, s.perSecond(), Stats.ms(s.p50()), Stats.ms(s.p99()), routed, cpuMsPerCommit);
     } finally {
       for (ServerProcess p : nodes) {
         p.close();
       }
     }
+  }
+
+  /** User + system CPU of the server processes, in clock ticks (Linux). */
+  private static long cpuTicks(List<ServerProcess> nodes) throws java.io.IOException {
+    long t = 0;
+    for (ServerProcess p : nodes) {
+      String stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      t += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+    return t;
   }
 
   private static long routedOut(ServerProcess p) throws Exception {

@@ -145,6 +145,13 @@ class ClusterIT {
     ServerProcess c = startNode("c");
     awaitMembers(3);
     List<ServerProcess> all = List.of(a, b, c);
+    // A subscriber on c hears writes made on a and b (2025-era session, Streamable HTTP).
+    java.util.concurrent.BlockingQueue<List<io.modelcontextprotocol.spec.McpSchema.ResourceContents>> updates =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    io.modelcontextprotocol.client.McpSyncClient subscriber = dev.gram.testing.McpClients.subscriber(
+        dev.gram.testing.McpClients.streamableHttpTransport(c.origin()), "subscriber-on-c", updates::add);
+    subscriber.initialize();
+    subscriber.subscribeResource(new io.modelcontextprotocol.spec.McpSchema.SubscribeRequest("gram://shared/"));
     for (int d = 0; d < 6; d++) {
       String path = "shared/doc" + d + ".gram";
       JsonObject created = call(all.get(d % 3), "gram_create", counter(path));
@@ -169,6 +176,17 @@ class ClusterIT {
         assertThat(found.encode()).as("recall on another node").contains(path);
       }
     }
+    java.util.Set<String> heard = new java.util.HashSet<>();
+    long until = System.nanoTime() + 20_000_000_000L;
+    while (heard.size() < 6 && System.nanoTime() < until) {
+      var got = updates.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
+      if (got != null) {
+        got.forEach(rc -> heard.add(rc.uri()));
+      }
+    }
+    subscriber.closeGracefully();
+    assertThat(heard).as("updates heard on node c").contains("gram://shared/doc0.gram", "gram://shared/doc1.gram",
+        "gram://shared/doc3.gram", "gram://shared/doc4.gram");
     // One request_id, one intent, across nodes and documents.
     JsonObject doc1 = call(c, "gram_get", new JsonObject().put("path", "shared/doc1.gram").put("entity", "c1"))
         .getJsonObject("doc");

@@ -77,6 +77,20 @@ class ServerConfigTest {
   }
 
   @Test
+  void clusterFlagsNeedClusterAndNameAWayIn() throws Exception {
+    assertThat(parse().cluster()).isNull();
+    assertThatThrownBy(() -> parse("--cluster-port", "5701")).hasMessageContaining("need --cluster");
+    assertThatThrownBy(() -> parse("--cluster", "--cluster-members", "nohost"))
+        .hasMessageContaining("--cluster-members needs host:port");
+    assertThatThrownBy(() -> parse("--cluster", "--cluster-node", "../x")).hasMessageContaining("--cluster-node must be");
+    ServerConfig c = parse("--vault", "v", "--cluster", "--cluster-port", "5801", "--cluster-members",
+        "10.0.0.2:5801,10.0.0.3:5801", "--cluster-host", "10.0.0.1");
+    assertThat(c.cluster().members()).containsExactly("10.0.0.2:5801", "10.0.0.3:5801");
+    assertThat(c.cluster().node()).isEqualTo("10.0.0.1-5801");
+    assertThat(c.index()).as("each node its own index").isEqualTo(java.nio.file.Path.of("v", ".gram-index-nodes", "10.0.0.1-5801"));
+  }
+
+  @Test
   void helpAndVersionAreRequestsNotErrors() throws Exception {
     assertThat(parse("--help").help()).isTrue();
     assertThat(parse("-h").help()).isTrue();

@@ -39,6 +39,14 @@ final class TestVault implements AutoCloseable {
     return new TestVault(dir, v);
   }
 
+  /** A cluster node's vault (its log under .gram-wal/nodes/{@code node}), without timed checkpoints. */
+  static TestVault openNode(Path dir, String node) {
+    Vault v = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 8,
+        new Vault.Durability(Vault.LogMode.WRITE, java.time.Duration.ofHours(1), node));
+    await(v.start());
+    return new TestVault(dir, v);
+  }
+
   static <T> T await(Future<T> f) {
     return dev.gram.testing.StoreWrites.await(f);
   }
