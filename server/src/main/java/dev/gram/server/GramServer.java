@@ -184,6 +184,18 @@ public final class GramServer {
         () -> index.lag().commits());
     server.metrics.gauge("gram.index.lag.seconds", "How long the oldest commit not yet searchable has waited",
         () -> index.lag().oldestMillis() / 1000.0);
+    // The heap grown by the start-up index build and embedding goes back once clients are quiet.
+    long[] lastUnembedded = {-1};
+    long trim = IdleHeapTrim.start(server.vertx, server.metrics::activity, () -> {
+      long unembedded = index.unembeddedChunks();
+      boolean embedding = unembedded != lastUnembedded[0];
+      lastUnembedded[0] = unembedded;
+      return embedding || index.lag().commits() > 0 || index.stats().pendingFiles() > 0;
+    });
+    server.onShutdown(() -> {
+      server.vertx.cancelTimer(trim);
+      return Future.succeededFuture();
+    });
     ClusterNode node = services.cluster();
     if (node != null) {
       server.metrics.gauge("gram.cluster.members", "Members of the cluster this node sees", node::members);

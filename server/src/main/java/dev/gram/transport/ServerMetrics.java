@@ -90,6 +90,16 @@ public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
     this.writeQueueDepth = depth == null ? () -> 0 : depth;
   }
 
+  private final java.util.concurrent.atomic.LongAdder activity = new java.util.concurrent.atomic.LongAdder();
+
+  /**
+   * Tool calls so far: unchanged between two readings means no agent was served (scrapes of
+   * /metrics and /healthz do not count).
+   */
+  public long activity() {
+    return activity.sum();
+  }
+
   /** One HTTP request answered (or its connection closed), by method and status. */
   public void httpRequest(String method, int status) {
     counters
@@ -114,6 +124,7 @@ public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
   @Override
   public void toolCall(
       String tool, String transport, long nanos, String errorCode, boolean cancelled) {
+    activity.increment();
     String outcome = cancelled ? "cancelled" : errorCode == null ? "ok" : "error";
     // Meters are cached per tag set: registry lookups cost more than the increments themselves.
     counters
