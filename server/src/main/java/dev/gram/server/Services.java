@@ -1,7 +1,6 @@
 package dev.gram.server;
 
 import dev.gram.cluster.ClusterNode;
-
 import dev.gram.edit.PatchOps;
 import dev.gram.index.RecallIndex;
 import dev.gram.store.PathResolver;
@@ -86,16 +85,13 @@ public final class Services {
     // news to subscribers.
     VaultChangeFeed changes = new VaultChangeFeed();
     vault.addListener(changes);
-    ClusterNode node = null;
-    dev.gram.store.DocumentWriter writer = vault;
-    if (hz != null) {
-      ClusterNode n = ClusterNode.create(vertx, hz, vault, config.cluster());
-      node = n;
-      writer = n;
+    ClusterNode node = hz == null ? null : ClusterNode.create(vertx, hz, vault, config.cluster());
+    dev.gram.store.DocumentWriter writer = node == null ? vault : node;
+    if (node != null) {
       // The node hears other nodes' commits before it loads anything, so none goes unheard.
-      n.join()
+      node.join()
           .onFailure(e -> LOG.error("cluster: could not register this node's addresses: {}", e.toString()))
-          .onComplete(ar -> n.afterScan(vault.start()));
+          .onComplete(ar -> node.afterScan(vault.start()));
     } else {
       vault.start();
     }
@@ -104,15 +100,13 @@ public final class Services {
     }
     if (newVault && config.welcome()) {
       // Through the writer: in a cluster another node may own the welcome document's path.
-      dev.gram.store.DocumentWriter welcomeWriter = writer;
-      vault.scanned().compose(v -> Welcome.write(vault, welcomeWriter));
+      vault.scanned().compose(v -> Welcome.write(vault, writer));
     }
     // The tools see the vault only through the store's interfaces, and only their own settings.
-    ClusterNode clusterNode = node;
     ToolSettings settings = new ToolSettings(config.readDeadline(),
-        clusterNode == null ? null : () -> new io.vertx.core.json.JsonObject()
-            .put("node", clusterNode.node())
-            .put("members", clusterNode.members()));
+        node == null ? null : () -> new io.vertx.core.json.JsonObject()
+            .put("node", node.node())
+            .put("members", node.members()));
     GramContext ctx = new GramContext(vertx, vault, writer, index, index, settings, clock);
     return new Services(
         vault, index, ctx, Tools.registry(ctx), new DocumentResources(vault, changes), new MemoryPrompts(), node);

@@ -89,8 +89,9 @@ public final class Vault implements DocumentReader, DocumentWriter {
     Future<Void> replicate(String path, dev.gram.format.Revision revision);
 
     /**
-     * The revisions after {@code rev} that the document's owner holds, when another node owns
-     * it; empty when this node does or the owner cannot say.
+     * The revisions after {@code rev} that another node holds (the longest answer of all of
+     * them: a node that has just joined may already own the document); empty when none does or
+     * none can say.
      */
     List<dev.gram.format.Revision> newerThan(String path, int rev);
 
