@@ -64,10 +64,11 @@ final class IndexKeeper implements CommitListener {
   }
 
   /**
-   * Reads what the index holds from an earlier run and starts listening to the vault. Must run
-   * before {@link Vault#start()}: the keeper hears of every document the vault loads.
+   * Reads what the index holds from an earlier run and starts listening: {@code subscribe} adds
+   * this keeper where it hears of every document the vault loads, from the first (the vault's
+   * listeners before {@link Vault#start()}, or what {@link RecallIndex} held back meanwhile).
    */
-  void start() {
+  void start(java.util.function.Consumer<CommitListener> subscribe) {
     try {
       for (Map.Entry<String, LiveIndex.Fingerprint> e : index.fingerprints().entrySet()) {
         ledger.set(e.getKey(), new IndexLedger.Entry(IndexLedger.Status.UNVERIFIED, e.getValue().rev(), e.getValue().hash()));
@@ -75,7 +76,7 @@ final class IndexKeeper implements CommitListener {
     } catch (IOException e) {
       LOG.warn("cannot read the index fingerprints: {}", e.toString());
     }
-    vault.addListener(this);
+    subscribe.accept(this);
     // What the index holds from an earlier run and the vault no longer has: removed.
     vault.scanned().onSuccess(v -> ledger.unverified().forEach(rebuildQueue::add));
   }

@@ -1,87 +1,71 @@
 package dev.gram.index;
 
+import dev.gram.store.CommitListener;
+import dev.gram.store.DocSnapshot;
 import dev.gram.store.Vault;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import org.apache.lucene.search.ReferenceManager;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The search index of the vault, as the server holds it: opens the Lucene index, wires the parts
- * that keep it in step ({@link IndexKeeper}), embed ({@link BackgroundEmbedder}) and search
- * ({@link RecallSearcher}), owns every thread they run on, and reports its status. The parts share
- * what the index holds of each document ({@link IndexLedger}) and never start or stop a thread
- * themselves, so that closing happens in one place and in one order. See the package
- * documentation for the design.
+ * The search index of the vault, as the server holds it. Opening a Lucene index loads about 500
+ * classes and reads the index's files, a few hundred milliseconds that a client's handshake does
+ * not need; so {@link #open} returns at once and the {@link OpenIndex} is built on a thread of its
+ * own while the transports start and answer.
+ *
+ * <p>Nothing the vault says meanwhile is lost: this class is the vault's listener from the
+ * start, holds every change it hears in order until the index is open, then hands them to the
+ * index's keeper (as if it had listened all along) and steps aside. A recall that arrives before
+ * that waits for it, and takes its read-your-writes ticket only then, so it still finds every
+ * write acknowledged before it arrived. Status questions are answered meanwhile from what is
+ * held: every document heard of is pending.
  */
 public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(RecallIndex.class);
-
-  private final Vault vault;
-  private final LiveIndex index;
   private final SemanticState semantic;
-  private final IndexLedger ledger = new IndexLedger();
-  private final CommitQueue commits;
-  private final IndexKeeper keeper;
-  private final BackgroundEmbedder embedder;
-  private final RecallSearcher searcher;
-  private final ExecutorService searchPool;
-  private final ScheduledExecutorService ticker;
-  private final Thread liveWriter;
-  private final Thread rebuilder;
-  private final Thread embedderThread;
+  private final HeldChanges held = new HeldChanges();
+  private final CompletableFuture<OpenIndex> opened = new CompletableFuture<>();
+  private final Thread opener;
+  private final AtomicBoolean began = new AtomicBoolean();
+  private volatile OpenIndex open;
   private volatile boolean closed;
 
-  private RecallIndex(Vault vault, LiveIndex index, SemanticState semantic, IndexTuning tuning) {
-    this.vault = vault;
-    this.index = index;
+  private RecallIndex(SemanticState semantic, Runnable openWork) {
     this.semantic = semantic;
-    AtomicInteger n = new AtomicInteger();
-    this.searchPool =
-        Executors.newFixedThreadPool(
-            Math.max(2, Runtime.getRuntime().availableProcessors()),
-            r -> daemon(r, "gram-recall-" + n.incrementAndGet()));
-    this.ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "gram-index-progress"));
-    this.commits = new CommitQueue();
-    SearchActivity searches = new SearchActivity();
-    KnownVectors vectors = new KnownVectors(index, semantic);
-    DocumentBlocks blocks = new DocumentBlocks(index);
-    this.embedder =
-        new BackgroundEmbedder(vault, index, ledger, blocks, vectors, semantic, searches,
-            tuning.embedBatch(), tuning.yieldQuietMs(), tuning.yieldMaxMs());
-    this.keeper = new IndexKeeper(vault, index, ledger, blocks, vectors, embedder, commits, tuning.rebuildDelayMs());
-    this.searcher =
-        new RecallSearcher(vault, index, ledger, semantic, commits, searchPool, searches,
-            new AutoMode(tuning.autoHybridWords(), tuning.autoSemanticForQuestions()),
-            new HybridFusion(tuning.fusion(), tuning.semanticWeight()));
-    this.rebuilder = daemon(keeper::rebuild, "gram-index-rebuild");
-    this.embedderThread = daemon(embedder::run, "gram-embed");
-    this.liveWriter = daemon(keeper::followCommits, "gram-index-live");
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
+    this.opener = new Thread(openWork, "gram-index-open");
+    this.opener.setDaemon(true);
   }
 
   /**
-   * Opens the index of {@code vault} in {@code folder} (null: in memory) and starts keeping it in
-   * step. Must be called before {@link Vault#start()}: the index hears of every document the
-   * vault loads.
+   * Starts opening the index of {@code vault} in {@code folder} (null: in memory) and returns at
+   * once. Must be called before {@link Vault#start()}: the index hears of every document the vault
+   * loads.
    */
   public static RecallIndex open(Vault vault, Path folder, boolean semanticOn) {
-    return open(vault, folder, semanticOn ? EmbeddingModel::shared : null);
+    RecallIndex ri = openLater(vault, folder, semanticOn);
+    ri.beginOpening();
+    return ri;
+  }
+
+  /**
+   * As {@link #open(Vault, Path, boolean)}, but the index (and the embedding model) start opening
+   * only at {@link #beginOpening()} or at the first recall: the server lets its transports answer
+   * a client's handshake first, since on a machine of two cores the opening's class loading and
+   * the model's native loading delayed that answer by about a third.
+   */
+  public static RecallIndex openLater(Vault vault, Path folder, boolean semanticOn) {
+    return prepare(vault, folder, semanticOn ? EmbeddingModel::shared : null, IndexTuning.defaults());
   }
 
   /** As {@link #open(Vault, Path, boolean)}, with the model to probe ({@code null}: off). */
@@ -92,40 +76,70 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   /** As {@link #open(Vault, Path, Supplier)}, with other measured choices than the defaults. */
   static RecallIndex open(
       Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
-    LiveIndex li = LiveIndex.open(folder, EmbeddingModel.NAME);
-    SemanticState sem = model == null ? SemanticState.off() : SemanticState.probing(model.get());
-    RecallIndex ri = new RecallIndex(vault, li, sem, tuning);
-    ri.start();
+    RecallIndex ri = prepare(vault, folder, model, tuning);
+    ri.beginOpening();
     return ri;
   }
 
-  private void start() {
-    keeper.start();
-    index.addRefreshListener(
-        new ReferenceManager.RefreshListener() {
-          @Override
-          public void beforeRefresh() {}
+  private static RecallIndex prepare(
+      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
+    // The model's future is completed from the opening thread: asking for the model here would
+    // load the embedding library's classes on the caller's thread, before the handshake.
+    CompletableFuture<EmbeddingModel.Encoder> encoder = new CompletableFuture<>();
+    SemanticState sem = model == null ? SemanticState.off() : SemanticState.probing(encoder);
+    RecallIndex[] self = new RecallIndex[1];
+    self[0] = new RecallIndex(sem, () -> self[0].openNow(vault, folder, model, encoder, tuning));
+    vault.addListener(self[0].held);
+    return self[0];
+  }
 
-          @Override
-          public void afterRefresh(boolean didRefresh) {
-            if (didRefresh) {
-              ledger.recountVectors(index);
-            }
+  private void openNow(
+      Vault vault,
+      Path folder,
+      Supplier<CompletableFuture<EmbeddingModel.Encoder>> model,
+      CompletableFuture<EmbeddingModel.Encoder> encoder,
+      IndexTuning tuning) {
+    try {
+      if (model != null) {
+        model.get().whenComplete((enc, err) -> {
+          if (err == null) {
+            encoder.complete(enc);
+          } else {
+            encoder.completeExceptionally(err);
           }
         });
-    ledger.recountVectors(index);
-    embedder.queueLeftoversWhenReady();
-    rebuilder.start();
-    embedderThread.start();
-    liveWriter.start();
-    ticker.scheduleWithFixedDelay(keeper::showProgress, 250, 250, TimeUnit.MILLISECONDS);
-    ticker.scheduleWithFixedDelay(embedder::showProgress, 250, 250, TimeUnit.MILLISECONDS);
-    LOG.info("search index at {}{}", index.location(), index.rebuilt() ? " (rebuilt from the vault)" : "");
+      }
+      OpenIndex oi = OpenIndex.open(vault, folder, semantic, tuning, held::handTo);
+      open = oi;
+      opened.complete(oi);
+    } catch (Throwable t) {
+      opened.completeExceptionally(t);
+    }
+  }
+
+  /** Starts opening the index on its own thread, once; later calls do nothing. */
+  public void beginOpening() {
+    if (began.compareAndSet(false, true)) {
+      opener.start();
+    }
+  }
+
+  /** Waits until the index is open (the command line, which reads it at once). */
+  public void awaitOpen() {
+    beginOpening();
+    try {
+      opened.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("the search index could not be opened", e.getCause());
+    }
   }
 
   @Override
   public Stats stats() {
-    return ledger.stats();
+    OpenIndex o = open;
+    return o != null ? o.stats() : new Stats(0, held.documents(), 0, 0);
   }
 
   @Override
@@ -135,69 +149,139 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
 
   @Override
   public int unembeddedChunks() {
-    return ledger.unembedded();
+    OpenIndex o = open;
+    return o != null ? o.unembeddedChunks() : 0;
   }
 
   @Override
   public Lag lag() {
-    return commits.lag();
+    OpenIndex o = open;
+    return o != null ? o.lag() : held.lag();
   }
 
   @Override
   public Future<RecallResult> recall(RecallRequest request) {
-    return searcher.recall(request);
+    OpenIndex o = open;
+    if (o != null) {
+      return o.recall(request);
+    }
+    beginOpening();
+    // Called again on the caller's context once the index is open, so that the ticket is taken
+    // after the held changes reached the index and the answer comes back where it was asked.
+    Context ctx = Vertx.currentContext();
+    Promise<RecallResult> answer = Promise.promise();
+    opened.whenComplete((oi, err) -> {
+      Runnable go = () -> {
+        if (err != null) {
+          answer.fail(err);
+        } else {
+          oi.recall(request).onComplete(answer);
+        }
+      };
+      if (ctx == null) {
+        go.run();
+      } else {
+        ctx.runOnContext(v -> go.run());
+      }
+    });
+    return answer.future();
   }
 
   /** Waits until nothing is pending or {@code maxMs} passed; for tests and the benchmark. */
   boolean awaitIdle(long maxMs, boolean vectorsToo) throws InterruptedException, IOException {
-    long end = System.currentTimeMillis() + maxMs;
-    while (System.currentTimeMillis() < end) {
-      boolean idle = vault.scanComplete() && ledger.pendingFiles() == 0 && keeper.rebuildBacklog() == 0;
-      if (idle && vectorsToo && semantic.wanted()) {
-        index.refresh();
-        idle = semantic.ready() && embedder.backlog() == 0 && ledger.unembedded() == 0;
-      }
-      if (idle) {
-        index.refresh();
-        return true;
-      }
-      Thread.sleep(20);
+    long start = System.currentTimeMillis();
+    beginOpening();
+    try {
+      opened.get(maxMs, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      return false;
     }
-    return false;
+    return open.awaitIdle(Math.max(0, maxMs - (System.currentTimeMillis() - start)), vectorsToo);
   }
 
-  /**
-   * Stops the workers before the pools and the pools before Lucene: a thread still writing when
-   * the writer closes would lose its change or fail on a closed index.
-   */
+  /** Lets the opening finish (a half-open Lucene index holds its lock), then closes the index. */
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
-    keeper.stop();
-    embedder.stop();
-    join(liveWriter);
-    join(rebuilder);
-    join(embedderThread);
-    // The process may exit right after this: not while ONNX Runtime is still loading natively.
-    EmbeddingModel.awaitLoadIfStarted(Duration.ofSeconds(20));
-    ticker.shutdownNow();
-    searchPool.shutdown();
+    if (began.compareAndSet(false, true)) {
+      // Never begun: nothing to close, and nothing may begin now.
+      opened.completeExceptionally(new IllegalStateException("the search index is closed"));
+      return;
+    }
     try {
-      searchPool.awaitTermination(5, TimeUnit.SECONDS);
+      opener.join();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    index.close();
+    OpenIndex o = open;
+    if (o != null) {
+      o.close();
+    }
   }
 
-  private static void join(Thread t) {
-    try {
-      t.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+  /**
+   * The vault's listener until the index is open: every change in the order heard (per document,
+   * the order of its commits), then {@link #handTo} replays them into the keeper and forwards what
+   * comes after. Kept whole rather than merged per document: the keeper tells a document's first
+   * sighting (indexed in the background) from a later commit (which a recall waits for).
+   */
+  private static final class HeldChanges implements CommitListener {
+    private record Change(String path, DocSnapshot snapshot) {}
+
+    private List<Change> changes = new ArrayList<>();
+    private final HashSet<String> paths = new HashSet<>();
+    /** Changes to a document heard of before: commits (a first sighting is the vault loading it). */
+    private int commits;
+    private long oldestCommitNanos = -1;
+    private volatile CommitListener target;
+
+    @Override
+    public void onChange(String path, DocSnapshot snapshot) {
+      CommitListener t = target;
+      if (t == null) {
+        synchronized (this) {
+          if (target == null) {
+            changes.add(new Change(path, snapshot));
+            if (!paths.add(path)) {
+              commits++;
+              if (oldestCommitNanos < 0) {
+                oldestCommitNanos = System.nanoTime();
+              }
+            }
+            return;
+          }
+        }
+        t = target;
+      }
+      t.onChange(path, snapshot);
+    }
+
+    /**
+     * Replays what was held into {@code keeper} and forwards every later change to it. Under the
+     * lock: a change heard during the replay waits for it, so each document's order holds.
+     */
+    synchronized void handTo(CommitListener keeper) {
+      for (Change c : changes) {
+        keeper.onChange(c.path(), c.snapshot());
+      }
+      changes = null;
+      paths.clear();
+      target = keeper;
+    }
+
+    synchronized int documents() {
+      return paths.size();
+    }
+
+    /** As the keeper counts lag: acknowledged commits not yet searchable, not documents loading. */
+    synchronized Lag lag() {
+      if (changes == null || commits == 0) {
+        return Lag.NONE;
+      }
+      return new Lag(commits, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - oldestCommitNanos));
     }
   }
 }

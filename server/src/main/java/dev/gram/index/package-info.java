@@ -6,12 +6,16 @@
  * documents. Tools see the index through two interfaces only: {@link dev.gram.index.IndexStatus}
  * (counts and whether semantic search works, for {@code gram_capabilities}) and {@link
  * dev.gram.index.Recall} (the search). {@link dev.gram.index.RecallIndex} implements both; the
- * server opens it before the vault starts and closes it after the vault.
+ * server opens it before the vault starts and closes it after the vault. Opening returns at once:
+ * the Lucene index is opened on a thread of its own while the transports answer their first
+ * requests, and what the vault says meanwhile is held and handed on in order.
  *
  * <h2>Who does what</h2>
  *
  * <ul>
- *   <li>{@link dev.gram.index.RecallIndex}: wires the parts below, owns every thread they run on
+ *   <li>{@link dev.gram.index.RecallIndex}: stands for the index while it opens (holding the
+ *       vault's changes, keeping recalls waiting) and for {@link dev.gram.index.OpenIndex} after.
+ *   <li>{@link dev.gram.index.OpenIndex}: wires the parts below, owns every thread they run on
  *       (the live thread, the rebuild thread, the embedder, the search pool) and closes them in
  *       order.
  *   <li>{@link dev.gram.index.IndexKeeper}: keeps the index in step with the vault: the start-up

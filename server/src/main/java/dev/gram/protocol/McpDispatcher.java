@@ -4,6 +4,7 @@ import dev.gram.tools.spi.Prompts;
 import dev.gram.tools.spi.Resources;
 import dev.gram.tools.spi.ToolRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
@@ -31,6 +32,7 @@ public final class McpDispatcher {
   private final ResourcesMethods resources;
   private final PromptsMethods prompts;
   private final RunningTools running;
+  private final Promise<Void> toolsListed = Promise.promise();
 
   /** A server of tools only: no resources, no prompts. */
   public McpDispatcher(
@@ -60,6 +62,20 @@ public final class McpDispatcher {
     this.subscriptions = new Subscriptions(info, served ? resources : null);
     this.resources = served ? new ResourcesMethods(resources, info) : null;
     this.prompts = served ? new PromptsMethods(prompts, info) : null;
+  }
+
+  /**
+   * Completes when the first {@code tools/list} has been answered, on any transport in either
+   * era: the end of a client's handshake, after which the server starts its slower background
+   * work.
+   */
+  public Future<Void> toolsListed() {
+    return toolsListed.future();
+  }
+
+  private Future<Reply> listed(Reply reply) {
+    toolsListed.tryComplete();
+    return Future.succeededFuture(reply);
   }
 
   public ServerInfo serverInfo() {
@@ -161,7 +177,7 @@ public final class McpDispatcher {
       JsonRpc.Request req, String agent, Channel channel, Consumer<JsonObject> stream) {
     return switch (req.method()) {
       case "ping" -> Future.succeededFuture(LegacyHandshake.ping(req));
-      case "tools/list" -> Future.succeededFuture(toolsList.list(req, Era.LEGACY));
+      case "tools/list" -> listed(toolsList.list(req, Era.LEGACY));
       case "tools/call" -> toolsCall.call(req, channel, stream, agent, Era.LEGACY);
       default -> {
         if (resources == null) {
@@ -194,7 +210,7 @@ public final class McpDispatcher {
     String agent = ModernEra.agent(meta, channel);
     return switch (req.method()) {
       case "server/discover" -> Future.succeededFuture(modernEra.discover(req));
-      case "tools/list" -> Future.succeededFuture(toolsList.list(req, Era.MODERN));
+      case "tools/list" -> listed(toolsList.list(req, Era.MODERN));
       case "tools/call" -> toolsCall.call(req, channel, stream, agent, Era.MODERN);
       case "subscriptions/listen" -> subscriptions.listen(req, channel, stream);
       // ping is gone from this era: server/discover answers whether the server is there; so are

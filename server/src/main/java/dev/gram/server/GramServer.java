@@ -51,6 +51,9 @@ public final class GramServer {
   /** How long shutdown waits for tool calls in flight. */
   static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
 
+  /** How long after its transports are up the server waits for a handshake before opening the index. */
+  static final long HANDSHAKE_GRACE_MS = 1_000;
+
   private final Vertx vertx;
   private final ServerConfig config;
   private final ServerMetrics metrics;
@@ -227,7 +230,8 @@ public final class GramServer {
             services.prompts(),
             new ServerInfo("gram-mcp", version(), instructions()),
             metrics);
-    Future<Void> chain = Future.succeededFuture();
+    // Side by side: a sidecar's runtime waits on stdio, not on the HTTP port being bound.
+    Future<Void> httpUp = Future.succeededFuture();
     if (config.http()) {
       HttpTransport h =
           new HttpTransport(
@@ -242,7 +246,7 @@ public final class GramServer {
                   config.idleTimeout(),
                   services.cluster() == null ? null : () -> new io.vertx.core.json.JsonObject()
                       .put("cluster", services.cluster().health())));
-      chain = chain.compose(v -> vertx.deployVerticle(h)).map(id -> {
+      httpUp = vertx.deployVerticle(h).map(id -> {
         deployments.add(id);
         transports.add(h);
         http = h;
@@ -251,28 +255,34 @@ public final class GramServer {
       if (config.stdio()) {
         // A sidecar started over stdio must still serve its runtime when the HTTP port is taken
         // (by a shared server, or by another sidecar): HTTP is then a convenience, not the point.
-        chain = chain.recover(e -> {
+        httpUp = httpUp.recover(e -> {
           LOG.warn("HTTP is off: could not listen on {}:{} ({}); serving stdio only",
               config.host(), config.port(), e.getMessage());
           return Future.succeededFuture();
         });
       } else {
         // The port was free when StartupChecks looked; taken since, the error still names it.
-        chain = chain.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
+        httpUp = httpUp.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
             "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage())));
       }
     }
+    Future<Void> stdioUp = Future.succeededFuture();
     if (config.stdio()) {
       StdioTransport s =
           new StdioTransport(dispatcher, in, out, config.maxBodyBytes(), this::stdinClosed);
-      chain = chain.compose(v -> vertx.deployVerticle(s)).map(id -> {
+      stdioUp = vertx.deployVerticle(s).map(id -> {
         deployments.add(id);
         transports.add(s);
         stdio = s;
         return null;
       });
     }
-    return chain;
+    // The index and the embedding model open once a client has its tool list (a sidecar's
+    // runtime asks at once), or a moment after the transports are up when no client comes.
+    dispatcher.toolsListed().onSuccess(v -> vertx.runOnContext(x -> services.handshakeOver()));
+    return Future.all(httpUp, stdioUp)
+        .onSuccess(v -> vertx.setTimer(HANDSHAKE_GRACE_MS, id -> services.handshakeOver()))
+        .mapEmpty();
   }
 
   private void stdinClosed() {

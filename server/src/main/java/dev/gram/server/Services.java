@@ -16,6 +16,7 @@ import dev.gram.tools.spi.Resources;
 import dev.gram.tools.spi.ToolRegistry;
 import dev.gram.tools.Tools;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,11 +37,13 @@ public final class Services {
   private final Prompts prompts;
 
   private final ClusterNode cluster;
+  private final Promise<Void> handshakeOver;
 
   private Services(
       Vault vault, RecallIndex index, GramContext context, ToolRegistry tools, Resources resources, Prompts prompts,
-      ClusterNode cluster) {
+      ClusterNode cluster, Promise<Void> handshakeOver) {
     this.cluster = cluster;
+    this.handshakeOver = handshakeOver;
     this.vault = vault;
     this.index = index;
     this.context = context;
@@ -78,9 +81,10 @@ public final class Services {
       // A vault that cannot be created or read: the start of its scan reports it and stops.
     }
     // The index must listen before the vault starts: it hears of every document the scan loads.
+    // It listens at once; its Lucene files and the embedding model open after the handshake.
     // Absolute: the start-up line and the logs name the folder, whatever the working directory.
     RecallIndex index =
-        RecallIndex.open(vault, config.index().toAbsolutePath().normalize(), config.semantic());
+        RecallIndex.openLater(vault, config.index().toAbsolutePath().normalize(), config.semantic());
     // The change feed too: the scan tells it each document's revision, so only later writes are
     // news to subscribers.
     VaultChangeFeed changes = new VaultChangeFeed();
@@ -98,9 +102,12 @@ public final class Services {
     for (String path : config.injectCommitUnknown()) {
       vault.injectCommitUnknown(vault.paths().document(path));
     }
+    Promise<Void> handshakeOver = Promise.promise();
+    handshakeOver.future().onSuccess(v -> index.beginOpening());
     if (newVault && config.welcome()) {
       // Through the writer: in a cluster another node may own the welcome document's path.
-      vault.scanned().compose(v -> Welcome.write(vault, writer));
+      // After the handshake too: its first write loads the classes of the durable path.
+      handshakeOver.future().compose(v -> vault.scanned()).compose(v -> Welcome.write(vault, writer));
     }
     // The tools see the vault only through the store's interfaces, and only their own settings.
     ToolSettings settings = new ToolSettings(config.readDeadline(),
@@ -109,7 +116,18 @@ public final class Services {
             .put("members", node.members()));
     GramContext ctx = new GramContext(vertx, vault, writer, index, index, settings, clock);
     return new Services(
-        vault, index, ctx, Tools.registry(ctx), new DocumentResources(vault, changes), new MemoryPrompts(), node);
+        vault, index, ctx, Tools.registry(ctx), new DocumentResources(vault, changes), new MemoryPrompts(), node,
+        handshakeOver);
+  }
+
+  /**
+   * Starts what a client's handshake does not need and would be slowed by: opening the search
+   * index and loading the embedding model, and the welcome document of a new vault. The server
+   * calls it after the first {@code tools/list} is answered, or a moment after its transports
+   * are up; a recall that comes first opens the index itself. Later calls do nothing.
+   */
+  public void handshakeOver() {
+    handshakeOver.tryComplete();
   }
 
   public GramContext context() {

@@ -25,6 +25,8 @@ class IndexInsideTheVaultTest {
     try (GramTestServer server = GramTestServer.start(vault, "--index", index.toString())) {
       StoreWrites store = StoreWrites.on(server);
       store.create("work/plan.gram", "Plan", new JsonObject());
+      // The index opens after the handshake or at the first recall; this one waits for it.
+      assertThat(server.call("gram_recall", new JsonObject().put("query", "plan")).isError()).isFalse();
       // A file that looks like a document inside the index folder is still not one.
       Files.writeString(index.resolve("stray.gram"), "@gram 2\ndoc d_00000000000000000000000000000001\nt Stray\n");
       assertThat(Files.isDirectory(index)).isTrue();

@@ -64,6 +64,7 @@ final class IndexAccess {
         Vault.Durability.READ_ONLY);
     RecallIndex ri = RecallIndex.open(vault, index, false);
     try {
+      ri.awaitOpen();
       // Documents of an earlier run count as pending until a scan of the vault confirms them.
       IndexStatus.Stats s = ri.stats();
       return new Held(true, false, s.pendingFiles() + s.indexedFiles());
@@ -116,6 +117,8 @@ final class IndexAccess {
     System.setErr(new PrintStream(OutputStream.nullOutputStream()));
     try {
       ri = RecallIndex.open(vault, index, false);
+      // Opened in the background: the sink must still be System.err when its progress is made.
+      ri.awaitOpen();
     } finally {
       System.setErr(err);
     }

@@ -118,12 +118,19 @@ class StartupIT {
     Process p = new ProcessBuilder(ServerProcess.java(), "-jar", ServerProcess.jar().toString(), "--vault", vault.toString(),
             "--no-http", "--no-semantic", "--log-level", "warn")
         .directory(cwd.toFile()).redirectError(dir.resolve("err.txt").toFile()).start();
-    // stdio only: the server stops when stdin closes, once it has started.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!Files.readString(dir.resolve("err.txt")).contains("serving stdio") && System.nanoTime() < deadline) {
-      Thread.sleep(50);
+    // A client's handshake (the index opens after it), then stdin closes: the server stops.
+    var in = p.getOutputStream();
+    in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}\n"
+        + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    in.flush();
+    var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+    String line;
+    while ((line = out.readLine()) != null && !line.contains("\"id\":2")) {
+      // the initialize answer
     }
-    p.getOutputStream().close();
+    assertThat(line).contains("\"tools\"");
+    in.close();
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     String err = Files.readString(dir.resolve("err.txt"));
     assertThat(p.exitValue()).as(err).isZero();
