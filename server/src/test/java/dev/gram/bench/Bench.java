@@ -544,18 +544,37 @@ public final class Bench {
         Thread.sleep(100);
       }
       double buildSecs = (System.nanoTime() - p0) / 1e9;
+      // Keyword recall while the embedder computes vectors in the background (the settled
+      // keyword row below is its floor): once the first vectors are in, for the usual time.
+      long firstVectors = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < firstVectors) {
+        JsonObject idx = capabilities(server.mcpUrl()).getJsonObject("index");
+        if (idx.getInteger("embeddedChunks") > 0) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      JsonObject during = capabilities(server.mcpUrl());
+      if (during.getJsonObject("index").getInteger("embeddedChunks") > 0 && !embeddingDone(server.mcpUrl())) {
+        AtomicInteger q = new AtomicInteger();
+        Stats s = closedLoop(vertx, "recall keyword while embedding", 1, d, c -> () ->
+            http.ok("gram_recall", new JsonObject().put("query", QUERIES.get(q.getAndIncrement() % QUERIES.size())).put("mode", "keyword"))
+                .map(r -> true));
+        boolean stillEmbedding = !embeddingDone(server.mcpUrl());
+        put("recall." + records + ".keywordWhileEmbedding", Map.of("perSecond", s.perSecond(), "p50Ms", s.p50(), "p99Ms", s.p99(),
+            "errors", s.errors(), "embeddingThroughout", stillEmbedding));
+        row(String.format(Locale.ROOT, "| gram_recall keyword while embedding, %d records | %.0f/s | %s | %s | one client%s |", records,
+            s.perSecond(), Stats.ms(s.p50()), Stats.ms(s.p99()), stillEmbedding ? "" : "; embedding ended during the run"));
+      }
       // Vectors are computed after the keyword index, in the background: give them a while
       // (bench.embedWaitSeconds), so semantic modes are measured on what an agent would see then.
       long embedDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Integer.getInteger("bench.embedWaitSeconds", 240));
-      int embedded = -1;
-      int still = 0;
-      while (System.nanoTime() < embedDeadline && still < 20) {
-        caps = capabilities(server.mcpUrl());
-        int now = caps.getJsonObject("index").getInteger("embeddedChunks");
-        still = now == embedded ? still + 1 : 0;
-        embedded = now;
+      boolean allEmbedded;
+      while (!(allEmbedded = embeddingDone(server.mcpUrl())) && System.nanoTime() < embedDeadline) {
         Thread.sleep(250);
       }
+      caps = capabilities(server.mcpUrl());
+      int embedded = caps.getJsonObject("index").getInteger("embeddedChunks");
       double embedSecs = (System.nanoTime() - p0) / 1e9 - buildSecs;
       String semantic = caps.getJsonObject("semantic").getString("status");
       put("recall." + records + ".build", Map.of("documents", caps.getJsonObject("index").getInteger("indexedFiles"),
@@ -564,8 +583,18 @@ public final class Bench {
           records, records / buildSecs, buildSecs, semantic));
       put("recall." + records + ".embedding", Map.of("embeddedChunks", embedded, "seconds", embedSecs));
       row(String.format(Locale.ROOT, "| embedding, %d records | %d chunks embedded | | | %.0f s after the keyword index%s |",
-          records, embedded, embedSecs, still >= 20 ? "" : " (still embedding when measured)"));
+          records, embedded, embedSecs, allEmbedded ? "" : " (still embedding when measured)"));
+      // Then until the server is idle: Lucene still merges segments (at 100,000 records the
+      // merges of vector graphs take minutes of CPU), and a recall measured meanwhile measures
+      // them. Then 45 s without a tool call: the server gives back heap it no longer needs.
+      long settle0 = System.nanoTime();
+      boolean settled = awaitIdleCpu(server.pid(), Integer.getInteger("bench.settleSeconds", 600));
+      double settleSecs = (System.nanoTime() - settle0) / 1e9;
+      Thread.sleep(45_000);
       long rssIdle = rssKb(server.pid());
+      put("recall." + records + ".settle", Map.of("seconds", settleSecs, "settled", settled));
+      row(String.format(Locale.ROOT, "| server idle after embedding, %d records | %.0f s | | | %s |", records, settleSecs,
+          settled ? "process CPU under 5% of a core for 3 s in a row" : "still busy at bench.settleSeconds"));
       for (String mode : List.of("keyword", "exact", "semantic", "hybrid", "auto")) {
         AtomicInteger q = new AtomicInteger();
         Stats s = closedLoop(vertx, "recall " + mode, 1, d, c -> () ->
@@ -783,6 +812,49 @@ public final class Bench {
 
   static <T> T await(Future<T> f) throws Exception {
     return f.toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+  }
+
+  /** True when no chunk waits for its vector (the server's /metrics), or semantic search is off. */
+  static boolean embeddingDone(URI mcp) throws Exception {
+    JsonObject semantic = capabilities(mcp).getJsonObject("semantic");
+    if (!"available".equals(semantic.getString("status")) && !semantic.getString("reason", "").startsWith("EMBEDDING_LOADING")) {
+      return true;
+    }
+    HttpRequest req = HttpRequest.newBuilder(mcp.resolve("/metrics")).timeout(Duration.ofSeconds(30)).GET().build();
+    for (String line : POLLER.send(req, HttpResponse.BodyHandlers.ofString()).body().split("\n")) {
+      if (line.startsWith("gram_index_unembedded_chunks ")) {
+        return Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim()) == 0;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Waits until process {@code pid} uses under 5% of one core (its user and system time from
+   * /proc) for three one-second windows in a row; false when {@code maxSeconds} pass first.
+   */
+  static boolean awaitIdleCpu(long pid, int maxSeconds) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(maxSeconds);
+    int quiet = 0;
+    long last = cpuTicks(pid);
+    while (System.nanoTime() < end) {
+      Thread.sleep(1000);
+      long now = cpuTicks(pid);
+      // Clock ticks are 1/100 s: 5 ticks in one second is 5% of a core.
+      quiet = now - last < 5 ? quiet + 1 : 0;
+      last = now;
+      if (quiet >= 3) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** User plus system time of {@code pid}, in clock ticks. */
+  static long cpuTicks(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   static long rssKb(long pid) {
