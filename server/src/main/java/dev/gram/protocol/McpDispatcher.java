@@ -32,7 +32,10 @@ public final class McpDispatcher {
   private final ResourcesMethods resources;
   private final PromptsMethods prompts;
   private final RunningTools running;
-  private final Promise<Void> toolsListed = Promise.promise();
+  private final Promise<Void> handshakeOver = Promise.promise();
+
+  /** The requests of a handshake, in either era. */
+  private static final java.util.Set<String> HANDSHAKE = java.util.Set.of("initialize", "ping", "server/discover");
 
   /** A server of tools only: no resources, no prompts. */
   public McpDispatcher(
@@ -65,17 +68,13 @@ public final class McpDispatcher {
   }
 
   /**
-   * Completes when the first {@code tools/list} has been answered, on any transport in either
-   * era: the end of a client's handshake, after which the server starts its slower background
-   * work.
+   * Completes at the first request past a client's handshake: anything but {@code initialize},
+   * {@code ping} and {@code server/discover}, on any transport in either era (a {@code tools/list}
+   * usually; a stateless client may call a tool first). The server then starts the work the
+   * handshake does not need.
    */
-  public Future<Void> toolsListed() {
-    return toolsListed.future();
-  }
-
-  private Future<Reply> listed(Reply reply) {
-    toolsListed.tryComplete();
-    return Future.succeededFuture(reply);
+  public Future<Void> handshakeOver() {
+    return handshakeOver.future();
   }
 
   public ServerInfo serverInfo() {
@@ -110,6 +109,9 @@ public final class McpDispatcher {
         return Future.succeededFuture(Reply.ACCEPTED);
       }
       JsonRpc.Request request = (JsonRpc.Request) message;
+      if (!HANDSHAKE.contains(request.method())) {
+        handshakeOver.tryComplete();
+      }
       Consumer<JsonObject> stream = requestStream != null ? requestStream : channel::send;
       return request(request, channel, stream)
           .recover(
@@ -177,7 +179,7 @@ public final class McpDispatcher {
       JsonRpc.Request req, String agent, Channel channel, Consumer<JsonObject> stream) {
     return switch (req.method()) {
       case "ping" -> Future.succeededFuture(LegacyHandshake.ping(req));
-      case "tools/list" -> listed(toolsList.list(req, Era.LEGACY));
+      case "tools/list" -> Future.succeededFuture(toolsList.list(req, Era.LEGACY));
       case "tools/call" -> toolsCall.call(req, channel, stream, agent, Era.LEGACY);
       default -> {
         if (resources == null) {
@@ -210,7 +212,7 @@ public final class McpDispatcher {
     String agent = ModernEra.agent(meta, channel);
     return switch (req.method()) {
       case "server/discover" -> Future.succeededFuture(modernEra.discover(req));
-      case "tools/list" -> listed(toolsList.list(req, Era.MODERN));
+      case "tools/list" -> Future.succeededFuture(toolsList.list(req, Era.MODERN));
       case "tools/call" -> toolsCall.call(req, channel, stream, agent, Era.MODERN);
       case "subscriptions/listen" -> subscriptions.listen(req, channel, stream);
       // ping is gone from this era: server/discover answers whether the server is there; so are

@@ -51,7 +51,7 @@ public final class GramServer {
   /** How long shutdown waits for tool calls in flight. */
   static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
 
-  /** How long after its transports are up the server waits for a handshake before opening the index. */
+  /** How long after its transports are up the server waits for a client before its background start. */
   static final long HANDSHAKE_GRACE_MS = 1_000;
 
   private final Vertx vertx;
@@ -230,8 +230,7 @@ public final class GramServer {
             services.prompts(),
             new ServerInfo("gram-mcp", version(), instructions()),
             metrics);
-    // Side by side: a sidecar's runtime waits on stdio, not on the HTTP port being bound.
-    Future<Void> httpUp = Future.succeededFuture();
+    Future<Void> chain = Future.succeededFuture();
     if (config.http()) {
       HttpTransport h =
           new HttpTransport(
@@ -246,7 +245,7 @@ public final class GramServer {
                   config.idleTimeout(),
                   services.cluster() == null ? null : () -> new io.vertx.core.json.JsonObject()
                       .put("cluster", services.cluster().health())));
-      httpUp = vertx.deployVerticle(h).map(id -> {
+      chain = chain.compose(v -> vertx.deployVerticle(h)).map(id -> {
         deployments.add(id);
         transports.add(h);
         http = h;
@@ -255,34 +254,34 @@ public final class GramServer {
       if (config.stdio()) {
         // A sidecar started over stdio must still serve its runtime when the HTTP port is taken
         // (by a shared server, or by another sidecar): HTTP is then a convenience, not the point.
-        httpUp = httpUp.recover(e -> {
+        chain = chain.recover(e -> {
           LOG.warn("HTTP is off: could not listen on {}:{} ({}); serving stdio only",
               config.host(), config.port(), e.getMessage());
           return Future.succeededFuture();
         });
       } else {
         // The port was free when StartupChecks looked; taken since, the error still names it.
-        httpUp = httpUp.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
+        chain = chain.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
             "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage())));
       }
     }
-    Future<Void> stdioUp = Future.succeededFuture();
+    // Stdio after HTTP, never beside it: a stdin that closes at once stops the server, which must
+    // not find an HTTP server still starting.
     if (config.stdio()) {
       StdioTransport s =
           new StdioTransport(dispatcher, in, out, config.maxBodyBytes(), this::stdinClosed);
-      stdioUp = vertx.deployVerticle(s).map(id -> {
+      chain = chain.compose(v -> vertx.deployVerticle(s)).map(id -> {
         deployments.add(id);
         transports.add(s);
         stdio = s;
         return null;
       });
     }
-    // The index and the embedding model open once a client has its tool list (a sidecar's
-    // runtime asks at once), or a moment after the transports are up when no client comes.
-    dispatcher.toolsListed().onSuccess(v -> vertx.runOnContext(x -> services.handshakeOver()));
-    return Future.all(httpUp, stdioUp)
-        .onSuccess(v -> vertx.setTimer(HANDSHAKE_GRACE_MS, id -> services.handshakeOver()))
-        .mapEmpty();
+    // The vault's scan, the index and the embedding model start once a client is past its
+    // handshake (a sidecar's runtime asks for the tool list at once), after the task that answers
+    // it; or a moment after the transports are up when no client comes.
+    dispatcher.handshakeOver().onSuccess(v -> vertx.runOnContext(x -> services.handshakeOver()));
+    return chain.onSuccess(v -> vertx.setTimer(HANDSHAKE_GRACE_MS, id -> services.handshakeOver()));
   }
 
   private void stdinClosed() {
