@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The search index of the vault, as the server holds it. Opening a Lucene index loads about 500
@@ -113,6 +114,8 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
       open = oi;
       opened.complete(oi);
     } catch (Throwable t) {
+      // The server keeps serving reads and writes; every recall answers with this failure.
+      LoggerFactory.getLogger(RecallIndex.class).error("the search index could not be opened", t);
       opened.completeExceptionally(t);
     }
   }

@@ -66,6 +66,8 @@ public final class GramServer {
   private volatile StdioTransport stdio;
   private volatile Services services;
   private Future<Void> stopping;
+  /** The transports' deployment; stop() lets it finish first. */
+  private volatile Future<Void> deployed = Future.succeededFuture();
 
   private GramServer(Vertx vertx, ServerConfig config, ServerMetrics metrics) {
     this.vertx = vertx;
@@ -230,7 +232,8 @@ public final class GramServer {
             services.prompts(),
             new ServerInfo("gram-mcp", version(), instructions()),
             metrics);
-    Future<Void> chain = Future.succeededFuture();
+    // Side by side: a sidecar's runtime waits on stdio, not on the HTTP port being bound.
+    Future<Void> httpUp = Future.succeededFuture();
     if (config.http()) {
       HttpTransport h =
           new HttpTransport(
@@ -245,7 +248,7 @@ public final class GramServer {
                   config.idleTimeout(),
                   services.cluster() == null ? null : () -> new io.vertx.core.json.JsonObject()
                       .put("cluster", services.cluster().health())));
-      chain = chain.compose(v -> vertx.deployVerticle(h)).map(id -> {
+      httpUp = vertx.deployVerticle(h).map(id -> {
         deployments.add(id);
         transports.add(h);
         http = h;
@@ -254,29 +257,32 @@ public final class GramServer {
       if (config.stdio()) {
         // A sidecar started over stdio must still serve its runtime when the HTTP port is taken
         // (by a shared server, or by another sidecar): HTTP is then a convenience, not the point.
-        chain = chain.recover(e -> {
+        httpUp = httpUp.recover(e -> {
           LOG.warn("HTTP is off: could not listen on {}:{} ({}); serving stdio only",
               config.host(), config.port(), e.getMessage());
           return Future.succeededFuture();
         });
       } else {
         // The port was free when StartupChecks looked; taken since, the error still names it.
-        chain = chain.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
+        httpUp = httpUp.recover(e -> Future.failedFuture(new StartupChecks.StartupException(
             "cannot listen on " + config.host() + ":" + config.port() + ": " + e.getMessage())));
       }
     }
-    // Stdio after HTTP, never beside it: a stdin that closes at once stops the server, which must
-    // not find an HTTP server still starting.
+    Future<Void> stdioUp = Future.succeededFuture();
     if (config.stdio()) {
       StdioTransport s =
           new StdioTransport(dispatcher, in, out, config.maxBodyBytes(), this::stdinClosed);
-      chain = chain.compose(v -> vertx.deployVerticle(s)).map(id -> {
+      stdioUp = vertx.deployVerticle(s).map(id -> {
         deployments.add(id);
         transports.add(s);
         stdio = s;
         return null;
       });
     }
+    // A stdin that closes at once stops the server while HTTP may still be starting: stop()
+    // waits for this before it takes the transports down.
+    Future<Void> chain = Future.all(httpUp, stdioUp).mapEmpty();
+    deployed = chain;
     // The vault's scan, the index and the embedding model start once a client is past its
     // handshake (a sidecar's runtime asks for the tool list at once), after the task that answers
     // it; or a moment after the transports are up when no client comes.
@@ -335,7 +341,7 @@ public final class GramServer {
       return stopping;
     }
     LOG.info("stopping");
-    Future<Void> f = Future.succeededFuture();
+    Future<Void> f = deployed.transform(ar -> Future.<Void>succeededFuture());
     f = f.compose(v -> Future.all(transports.stream().map(Transport::quiesce).toList()).mapEmpty());
     f = f.compose(v -> {
       if (dispatcher != null) {
