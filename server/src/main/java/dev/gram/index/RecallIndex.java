@@ -42,10 +42,16 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   private volatile OpenIndex open;
   private volatile boolean closed;
 
-  private RecallIndex(SemanticState semantic, Runnable openWork) {
-    this.semantic = semantic;
-    this.opener = new Thread(openWork, "gram-index-open");
+  /** Listens to {@code vault} at once; the opening waits for {@link #beginOpening()}. */
+  private RecallIndex(
+      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
+    // The model's future is completed from the opening thread: asking for the model here would
+    // load the embedding library's classes on the caller's thread, before the handshake.
+    CompletableFuture<EmbeddingModel.Encoder> encoder = new CompletableFuture<>();
+    this.semantic = model == null ? SemanticState.off() : SemanticState.probing(encoder);
+    this.opener = new Thread(() -> openNow(vault, folder, model, encoder, tuning), "gram-index-open");
     this.opener.setDaemon(true);
+    vault.addListener(held);
   }
 
   /**
@@ -66,7 +72,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
    * the model's native loading delayed that answer by about a third.
    */
   public static RecallIndex openLater(Vault vault, Path folder, boolean semanticOn) {
-    return prepare(vault, folder, semanticOn ? EmbeddingModel::shared : null, IndexTuning.defaults());
+    return new RecallIndex(vault, folder, semanticOn ? EmbeddingModel::shared : null, IndexTuning.defaults());
   }
 
   /** As {@link #open(Vault, Path, boolean)}, with the model to probe ({@code null}: off). */
@@ -77,21 +83,9 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   /** As {@link #open(Vault, Path, Supplier)}, with other measured choices than the defaults. */
   static RecallIndex open(
       Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
-    RecallIndex ri = prepare(vault, folder, model, tuning);
+    RecallIndex ri = new RecallIndex(vault, folder, model, tuning);
     ri.beginOpening();
     return ri;
-  }
-
-  private static RecallIndex prepare(
-      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
-    // The model's future is completed from the opening thread: asking for the model here would
-    // load the embedding library's classes on the caller's thread, before the handshake.
-    CompletableFuture<EmbeddingModel.Encoder> encoder = new CompletableFuture<>();
-    SemanticState sem = model == null ? SemanticState.off() : SemanticState.probing(encoder);
-    RecallIndex[] self = new RecallIndex[1];
-    self[0] = new RecallIndex(sem, () -> self[0].openNow(vault, folder, model, encoder, tuning));
-    vault.addListener(self[0].held);
-    return self[0];
   }
 
   private void openNow(

@@ -164,6 +164,8 @@ public final class Services {
    * search index, and releases files.
    */
   public Future<Void> close() {
+    // A client's first request or the grace timer may still come while closing: nothing starts.
+    handshakeOver.tryFail("the server is stopping");
     if (cluster != null) {
       cluster.close();
     }
