@@ -163,7 +163,7 @@ public final class Runner {
         needs.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
         out.println("wrote " + String.join(" and ", needs.values()) + " under " + o.prepareVault);
         out.println("start the server so that its next commit to " + Fixtures.COMMIT_UNKNOWN
-            + " answers COMMIT_UNKNOWN (gram-mcp: --inject-commit-unknown " + Fixtures.COMMIT_UNKNOWN + "), then run with");
+            + " answers COMMIT_UNKNOWN (if it can: a disk whose fsync fails), then run with");
         out.println(line);
       } catch (IOException e) {
         System.err.println("conformance: cannot write the fixtures: " + e.getMessage());

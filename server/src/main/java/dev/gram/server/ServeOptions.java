@@ -134,11 +134,6 @@ public final class ServeOptions {
           + " (default <cluster-host>-<cluster-port>)")
   String clusterNode;
 
-  @Option(names = "--inject-commit-unknown", paramLabel = "<path>", order = 30,
-      description = "testing: the next commit to that document loses its folder fsync and answers "
-          + "COMMIT_UNKNOWN (to test retries); repeatable")
-  List<String> injectCommitUnknown = new ArrayList<>();
-
   /** The settings these flags and {@code env} ({@code GRAM_MCP_TOKEN}) describe. */
   public ServerConfig toConfig(Map<String, String> env, boolean help, boolean version)
       throws ServerConfig.UsageException {
@@ -185,7 +180,6 @@ public final class ServeOptions {
         idle,
         semantic,
         !noWelcome,
-        List.copyOf(injectCommitUnknown),
         help,
         version,
         deadline,

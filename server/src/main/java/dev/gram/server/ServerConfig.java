@@ -28,7 +28,6 @@ public record ServerConfig(
     Duration idleTimeout,
     boolean semantic,
     boolean welcome,
-    List<String> injectCommitUnknown,
     boolean help,
     boolean version,
     Duration readDeadline,
@@ -50,6 +49,20 @@ public record ServerConfig(
     public UsageException(String message) {
       super(message);
     }
+  }
+
+  /**
+   * The same settings with the vault and the mounts on another file system (paths of the same
+   * names there): tests run the server on a simulated disk. The index stays where it is.
+   */
+  public ServerConfig withVaultOn(java.nio.file.FileSystem fs) {
+    List<Mount> moved = new java.util.ArrayList<>();
+    for (Mount m : mounts) {
+      moved.add(new Mount(m.id(), fs.getPath(m.root().toString()), m.writable()));
+    }
+    return new ServerConfig(fs.getPath(vault.toString()), List.copyOf(moved), index, stdio, http, host, port, token,
+        allowedOrigins, maxBodyBytes, idleTimeout, semantic, welcome, help, version, readDeadline, checkpointLag,
+        cluster);
   }
 
   public static ServerConfig defaults() {

@@ -104,9 +104,6 @@ public final class Services {
       // Listing tools wait for the scan, and a write waits for it as before.
       handshakeOver.future().onSuccess(v -> vault.start());
     }
-    for (String path : config.injectCommitUnknown()) {
-      vault.injectCommitUnknown(vault.paths().document(path));
-    }
     if (newVault && config.welcome()) {
       // Through the writer: in a cluster another node may own the welcome document's path.
       // After the handshake too: its first write loads the classes of the durable path.

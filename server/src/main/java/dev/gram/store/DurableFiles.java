@@ -29,9 +29,6 @@ public final class DurableFiles {
   private static final Logger LOG = LoggerFactory.getLogger(DurableFiles.class);
   private static final String TMP_MARK = ".tmp-";
 
-  /** Paths whose next folder fsync must fail, to test the COMMIT_UNKNOWN path end to end. */
-  private final Set<Path> failNextFolderSync = ConcurrentHashMap.newKeySet();
-
   /** One group commit of folder fsyncs per folder that documents are written in. */
   private final Map<Path, FolderSync> folderSyncs = new ConcurrentHashMap<>();
 
@@ -43,31 +40,11 @@ public final class DurableFiles {
    */
   private final Set<Path> durableFolders = ConcurrentHashMap.newKeySet();
 
-  /** Fault injection for tests: called before a replace or create writes, and before it renames. */
-  interface Faults {
-    Faults NONE = new Faults() {};
-
-    default void beforeWrite(Path target) throws IOException {}
-
-    default void beforeRename(Path target) throws IOException {}
-  }
-
-  private volatile Faults faults = Faults.NONE;
-
-  void injectFaults(Faults f) {
-    faults = f == null ? Faults.NONE : f;
-  }
-
   /** The rename happened but the folder fsync did not succeed. */
   public static final class PublishedNotDurable extends IOException {
     public PublishedNotDurable(String message, Throwable cause) {
       super(message, cause);
     }
-  }
-
-  /** Makes the next folder fsync after replacing {@code file} fail once (fault injection). */
-  public void injectFolderSyncFailure(Path file) {
-    failNextFolderSync.add(file.toAbsolutePath().normalize());
   }
 
   /**
@@ -115,7 +92,6 @@ public final class DurableFiles {
     // a temporary file is never left where the start-up cleanup would not find it.
     try (SafeFolder folder = root == null ? SafeFolder.byName(dir) : SafeFolder.open(root, dir)) {
       try (FileChannel ch = folder.createNew(tmp)) {
-        faults.beforeWrite(target);
         ByteBuffer buf = ByteBuffer.wrap(content);
         while (buf.hasRemaining()) {
           ch.write(buf);
@@ -126,7 +102,6 @@ public final class DurableFiles {
         throw e;
       }
       try {
-        faults.beforeRename(target);
         if (createOnly) {
           try {
             // By name: if the folder was swapped for a link, the temporary file is not found
@@ -158,9 +133,6 @@ public final class DurableFiles {
       }
     }
     try {
-      if (failNextFolderSync.remove(target.toAbsolutePath().normalize())) {
-        throw new IOException("injected folder fsync failure");
-      }
       folderSyncs.computeIfAbsent(dir, FolderSync::new).await();
       if (root != null) {
         syncFoldersAbove(root.toAbsolutePath(), dir);

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * every document.
  *
  * <p>Callers above the store see it as a {@link DocumentReader} and a {@link DocumentWriter}; the
- * rest of this class (start, close, listeners, fault injection) is for the server that wires it.
+ * rest of this class (start, close, listeners) is for the server that wires it. Faults are not
+ * injected here: tests run the vault on a simulated disk that fails, or loses power, as told.
  */
 public final class Vault implements DocumentReader, DocumentWriter {
   private static final Logger LOG = LoggerFactory.getLogger(Vault.class);
@@ -121,8 +122,6 @@ public final class Vault implements DocumentReader, DocumentWriter {
   private final Map<String, String> damagedInLog = new ConcurrentHashMap<>();
   private final Map<String, Long> damagedInLogFrom = new ConcurrentHashMap<>();
   private volatile String unattributedDamage;
-  private volatile boolean failNextLogSync;
-  private final java.util.Set<String> failSyncAfterWriteOf = ConcurrentHashMap.newKeySet();
 
   public Vault(PathResolver paths, PatchEngine patchEngine, Clock clock, int ioThreads) {
     this(paths, patchEngine, clock, ioThreads, Durability.DEFAULT);
@@ -183,28 +182,6 @@ public final class Vault implements DocumentReader, DocumentWriter {
     listeners.add(listener);
   }
 
-  /**
-   * Makes the next commit to this document lose its fsync (fault injection): the log's when
-   * there is one, else the folder's after the file is replaced.
-   */
-  public void injectCommitUnknown(VaultPath document) {
-    durable.injectFolderSyncFailure(document.file());
-    failSyncAfterWriteOf.add(document.path());
-  }
-
-  /** Injects faults into the durable replace of files: checkpoints and creates (tests). */
-  void injectFileFaults(DurableFiles.Faults faults) {
-    durable.injectFaults(faults);
-  }
-
-  /** Injects faults into the write-ahead log (tests). */
-  void injectLogFaults(WriteAheadLog.Faults faults) {
-    WriteAheadLog l = log;
-    if (l != null) {
-      l.injectFaults(faults);
-    }
-  }
-
   WriteAheadLog log() {
     return log;
   }
@@ -237,22 +214,6 @@ public final class Vault implements DocumentReader, DocumentWriter {
           throw e;
         }
         opened.continueAfter(scan.lastSeq());
-        opened.injectFaults(new WriteAheadLog.Faults() {
-          @Override
-          public void beforeWrite(String path) {
-            if (failSyncAfterWriteOf.remove(path)) {
-              failNextLogSync = true;
-            }
-          }
-
-          @Override
-          public void beforeSync() throws IOException {
-            if (failNextLogSync) {
-              failNextLogSync = false;
-              throw new IOException("injected fsync failure");
-            }
-          }
-        });
         log = opened;
         java.util.Set<String> owed = new java.util.HashSet<>(scan.byDocument().keySet());
         owed.addAll(scan.damagedDocuments().keySet());

@@ -59,15 +59,6 @@ final class WriteAheadLog implements AutoCloseable {
   static final int FRAME_HEADER = 20;
   static final int MAX_PAYLOAD = 64 << 20;
 
-  /** Fault injection for tests: called before the log writes or syncs. */
-  interface Faults {
-    Faults NONE = new Faults() {};
-
-    default void beforeWrite(String path) throws IOException {}
-
-    default void beforeSync() throws IOException {}
-  }
-
   /** One segment file; {@code docs} are the documents with records in it. */
   static final class Segment {
     final Path file;
@@ -126,7 +117,6 @@ final class WriteAheadLog implements AutoCloseable {
   private boolean syncing;
   private final ArrayDeque<Failure> failures = new ArrayDeque<>();
 
-  private volatile Faults faults = Faults.NONE;
   private final java.util.concurrent.atomic.LongAdder appended = new java.util.concurrent.atomic.LongAdder();
   private volatile boolean closed;
 
@@ -332,10 +322,6 @@ final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  void injectFaults(Faults f) {
-    faults = f == null ? Faults.NONE : f;
-  }
-
   /**
    * Appends a revision record; returns its sequence number. Nothing is durable yet: call {@link
    * #awaitDurable}. A failed write leaves no partial frame behind when the file can be cut back;
@@ -347,7 +333,6 @@ final class WriteAheadLog implements AutoCloseable {
       if (closed) {
         throw new IOException("the write-ahead log is closed");
       }
-      faults.beforeWrite(path);
       while (!pendingVoids.isEmpty()) {
         long[] v = pendingVoids.get(0);
         writeFrame(null, LogRecord.voidPayload(v[0], v[1]));
@@ -507,7 +492,6 @@ final class WriteAheadLog implements AutoCloseable {
     }
     IOException failure = null;
     try {
-      faults.beforeSync();
       for (Segment s : toSync) {
         try {
           s.channel.force(false);

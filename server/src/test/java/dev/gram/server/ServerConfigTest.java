@@ -36,7 +36,7 @@ class ServerConfigTest {
     ServerConfig c = parse("--vault=v", "--index", "i", "--no-stdio", "--stdio", "--no-stdio",
         "--port=0", "--host", "localhost", "--mount", "a=/x:rw", "--mount=b=/y", "--allow-origin", "http://a",
         "--allow-origin=http://b", "--max-body-bytes=2048", "--idle-timeout-seconds", "9",
-        "--no-semantic", "--no-welcome", "--inject-commit-unknown", "p/d.gram", "--read-deadline-ms=250",
+        "--no-semantic", "--no-welcome", "--read-deadline-ms=250",
         "--token=s3cret", "--port", "5000");
     assertThat(c.vault()).isEqualTo(Path.of("v"));
     assertThat(c.index()).isEqualTo(Path.of("i"));
@@ -51,7 +51,6 @@ class ServerConfigTest {
     assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(9));
     assertThat(c.semantic()).isFalse();
     assertThat(c.welcome()).isFalse();
-    assertThat(c.injectCommitUnknown()).containsExactly("p/d.gram");
     assertThat(c.readDeadline()).isEqualTo(Duration.ofMillis(250));
     assertThat(c.token()).isEqualTo("s3cret");
   }
@@ -95,6 +94,6 @@ class ServerConfigTest {
     assertThat(parse("--help").help()).isTrue();
     assertThat(parse("-h").help()).isTrue();
     assertThat(parse("--version").version()).isTrue();
-    assertThat(ServerConfig.usage()).contains("--vault", "--no-stdio", "--inject-commit-unknown", ".gram-index");
+    assertThat(ServerConfig.usage()).contains("--vault", "--no-stdio", ".gram-index").doesNotContain("inject");
   }
 }

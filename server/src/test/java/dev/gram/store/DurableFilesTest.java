@@ -53,10 +53,11 @@ class DurableFilesTest {
 
   @Test
   void aFailedFolderSyncIsReportedToItsWriterAndTheNextWriterSyncsAgain() throws Exception {
+    dev.gram.testing.disk.SimulatedDisk disk = dev.gram.testing.disk.SimulatedDisk.over(dir);
     DurableFiles files = new DurableFiles();
-    Path a = dir.resolve("a.gram");
-    Path b = dir.resolve("b.gram");
-    files.injectFolderSyncFailure(a);
+    Path a = disk.root().resolve("a.gram");
+    Path b = disk.root().resolve("b.gram");
+    disk.failFsync(name -> name.equals(dir.getFileName().toString()), 1);
     assertThatThrownBy(() -> files.replace(a, "a\n".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(DurableFiles.PublishedNotDurable.class);
     // Published all the same (readers may see it), but not acknowledged as durable.

@@ -315,18 +315,21 @@ class VaultTest {
   }
 
   @Test
-  void commitUnknownIsSettledByRetryingWithTheSameRequestId() {
-    try (TestVault t = TestVault.open(dir)) {
-      CommitReceipt c = t.create("p/a.gram", "A", "");
-      t.vault.injectCommitUnknown(t.vault.paths().document("p/a.gram"));
+  void commitUnknownIsSettledByRetryingWithTheSameRequestId() throws Exception {
+    dev.gram.testing.disk.SimulatedDisk disk = dev.gram.testing.disk.SimulatedDisk.over(dir);
+    try (TestVault t = TestVault.open(disk.root())) {
+      t.create("p/a.gram", "A", "");
+      // A first commit opens the log's segment; the fsync of the next commit's record fails.
+      CommitReceipt c = t.patch("p/a.gram", 0, t.read("p/a.gram").shortHash(), "first", ops(add("task", "t0", "Zero")));
+      disk.failFsync(name -> name.endsWith(".wal"), 1);
       JsonArray o = ops(add("task", "t1", "One"));
-      GramException e = t.patchFails("p/a.gram", 0, c.hash(), "uncertain", o);
+      GramException e = t.patchFails("p/a.gram", 1, c.hash(), "uncertain", o);
       assertThat(e.code()).isEqualTo(ErrorCode.COMMIT_UNKNOWN);
       assertThat(e.getMessage()).startsWith("Replacement published but durability is uncertain: ");
-      CommitReceipt settled = t.patch("p/a.gram", 0, c.hash(), "uncertain", o);
-      assertThat(settled.rev()).isEqualTo(1);
+      CommitReceipt settled = t.patch("p/a.gram", 1, c.hash(), "uncertain", o);
+      assertThat(settled.rev()).isEqualTo(2);
       assertThat(settled.created()).containsExactly("t1");
-      assertThat(t.read("p/a.gram").rev()).isEqualTo(1);
+      assertThat(t.read("p/a.gram").rev()).isEqualTo(2);
     }
   }
 

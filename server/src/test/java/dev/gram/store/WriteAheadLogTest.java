@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.gram.base.GramException;
 import dev.gram.edit.PatchOps;
 import dev.gram.format.GramParser;
+import dev.gram.testing.disk.SimulatedDisk;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -39,8 +40,13 @@ class WriteAheadLogTest {
 
   /** Writes n revisions to p/a.gram (one record each) and returns the vault, not closed. */
   private TestVault withRevisions(int n) {
+    return withRevisions(dir, n);
+  }
+
+  /** As {@link #withRevisions(int)}, on a vault at {@code root} (a simulated disk's, say). */
+  private static TestVault withRevisions(Path root, int n) {
     // Checkpoints only when a test asks: a timed one between two steps would change what it tests.
-    TestVault t = TestVault.openWithoutTimedCheckpoints(dir);
+    TestVault t = TestVault.openWithoutTimedCheckpoints(root);
     t.create("p/a.gram", "A", "");
     for (int i = 1; i <= n; i++) {
       DocSnapshot s = t.read("p/a.gram");
@@ -219,8 +225,9 @@ class WriteAheadLogTest {
 
   @Test
   void aFailedFsyncAcknowledgesNothingAndARetryWithTheSameRequestIdSettlesIt() throws Exception {
-    TestVault t = withRevisions(2);
-    t.vault.injectCommitUnknown(t.vault.paths().document("p/a.gram"));
+    SimulatedDisk disk = SimulatedDisk.over(dir);
+    TestVault t = withRevisions(disk.root(), 2);
+    disk.failFsync(name -> name.endsWith(".wal"), 1);
     DocSnapshot s = t.read("p/a.gram");
     GramException e = t.patchFails("p/a.gram", s.rev(), s.shortHash(), "unsure", ops(add("task", "u", "U")));
     assertThat(e.code().name()).isEqualTo("COMMIT_UNKNOWN");
@@ -240,19 +247,15 @@ class WriteAheadLogTest {
 
   @Test
   void aWriteTheDiskRefusesIsEStorageAndLosesNoEarlierWrite() throws Exception {
-    TestVault t = withRevisions(3);
-    t.vault.injectLogFaults(new WriteAheadLog.Faults() {
-      @Override
-      public void beforeWrite(String path) throws IOException {
-        throw new IOException("No space left on device");
-      }
-    });
+    SimulatedDisk disk = SimulatedDisk.over(dir);
+    TestVault t = withRevisions(disk.root(), 3);
+    disk.failWrites(name -> name.endsWith(".wal"), "No space left on device", Integer.MAX_VALUE);
     DocSnapshot s = t.read("p/a.gram");
     GramException e = t.patchFails("p/a.gram", s.rev(), s.shortHash(), "full", ops(add("task", "f", "F")));
     assertThat(e.code().name()).isEqualTo("E_STORAGE");
     assertThat(e.getMessage()).isEqualTo("Storage commit failed: No space left on device");
     assertThat(t.read("p/a.gram").rev()).isEqualTo(3);
-    t.vault.injectLogFaults(null);
+    disk.clearFaults();
     t.vault.abandon();
     try (TestVault again = TestVault.open(dir)) {
       assertThat(again.read("p/a.gram").rev()).isEqualTo(3);
@@ -263,8 +266,9 @@ class WriteAheadLogTest {
   @Test
   void aCheckpointTheDiskRefusesKeepsTheFileWholeAndTheRevisionsInTheLog() throws Exception {
     for (String step : List.of("write", "rename")) {
-      Path base = dir.resolve(step);
-      try (TestVault t = TestVault.openWithoutTimedCheckpoints(base)) {
+      Path base = Files.createDirectories(dir.resolve(step));
+      SimulatedDisk disk = SimulatedDisk.over(base);
+      try (TestVault t = TestVault.openWithoutTimedCheckpoints(disk.root())) {
         t.create("p/a.gram", "A", "");
         for (int i = 1; i <= 3; i++) {
           DocSnapshot s = t.read("p/a.gram");
@@ -272,21 +276,11 @@ class WriteAheadLogTest {
         }
         Path file = base.resolve("p/a.gram");
         byte[] before = Files.readAllBytes(file);
-        t.vault.injectFileFaults(new DurableFiles.Faults() {
-          @Override
-          public void beforeWrite(Path target) throws IOException {
-            if (step.equals("write")) {
-              throw new IOException("No space left on device");
-            }
-          }
-
-          @Override
-          public void beforeRename(Path target) throws IOException {
-            if (step.equals("rename")) {
-              throw new IOException("Input/output error");
-            }
-          }
-        });
+        if (step.equals("write")) {
+          disk.failWrites(name -> name.contains(".tmp-"), "No space left on device", Integer.MAX_VALUE);
+        } else {
+          disk.failRenames(name -> name.equals("a.gram"), "Input/output error", Integer.MAX_VALUE);
+        }
         t.vault.checkpointNow();
         assertThat(Files.readAllBytes(file)).as("%s fault: the file keeps its last whole version", step).isEqualTo(before);
         try (Stream<Path> left = Files.list(base.resolve("p"))) {
@@ -295,7 +289,7 @@ class WriteAheadLogTest {
         assertThat(WriteAheadLog.segmentFiles(base.resolve(WriteAheadLog.FOLDER))).isNotEmpty();
         assertThat(t.vault.checkpointsOwed()).isEqualTo(1);
         assertThat(t.read("p/a.gram").rev()).as("reads go on").isEqualTo(3);
-        t.vault.injectFileFaults(null);
+        disk.clearFaults();
         t.vault.checkpointNow();
         assertThat(historySize(file)).isEqualTo(4);
         assertThat(t.vault.checkpointsOwed()).isZero();

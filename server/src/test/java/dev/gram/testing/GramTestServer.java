@@ -31,7 +31,8 @@ public final class GramTestServer implements AutoCloseable {
   }
 
   /**
-   * Starts a server on {@code vault} (its index beside it). Semantic search is off unless
+   * Starts a server on {@code vault} (its index beside it, on the real disk; the vault may be on a
+   * {@code testing.disk.SimulatedDisk}). Semantic search is off unless
    * {@code extraArgs} holds {@code --semantic}: loading the model and embedding every document
    * costs seconds of CPU that most tests do not need.
    */
@@ -49,6 +50,9 @@ public final class GramTestServer implements AutoCloseable {
       args[8] = "--no-semantic";
       System.arraycopy(extraArgs, 0, args, 9, extraArgs.length);
       ServerConfig config = ServerConfig.parse(args, Map.of());
+      if (vault.getFileSystem() != java.nio.file.FileSystems.getDefault()) {
+        config = config.withVaultOn(vault.getFileSystem()); // a simulated disk
+      }
       GramServer server =
           GramServer.start(config, InputStream.nullInputStream(), new ByteArrayOutputStream())
               .toCompletionStage()

@@ -276,7 +276,10 @@ class WriteToolsTest {
   void readOnlyMountsRefuseWritesAndCommitUnknownIsSettledByRetry() throws Exception {
     gram.close();
     Files.createDirectories(tmp.resolve("shelf/proj"));
-    gram = GramTestServer.start(vault, "--mount", "shelf=" + tmp.resolve("shelf") + ":ro", "--inject-commit-unknown", "p/u.gram");
+    // The vault on a simulated disk whose next fsync of the folder p fails: a create's last step.
+    dev.gram.testing.disk.SimulatedDisk disk = dev.gram.testing.disk.SimulatedDisk.over(vault);
+    gram = GramTestServer.start(disk.root(), "--mount", "shelf=" + tmp.resolve("shelf") + ":ro");
+    disk.failFsync(name -> name.equals("p"), 1);
     ToolResult ro = gram.call("gram_create", new JsonObject().put("path", "@mounts/shelf/proj/x.gram").put("base_revision", (Object) null).put("title", "T").put("content", ""));
     assertThat(ro.code()).isEqualTo("E_READ_ONLY");
     assertThat(ro.message()).isEqualTo("This mounted folder is read-only to agents");

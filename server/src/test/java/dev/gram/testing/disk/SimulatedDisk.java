@@ -87,6 +87,10 @@ public final class SimulatedDisk {
   private Predicate<String> failFsyncOf = name -> false;
   private int fsyncFailuresLeft;
   private long fsyncsFailed;
+  /** Faults of writes and renames, by file name: the operation fails with the message, changing nothing. */
+  private final List<Fault> faults = new ArrayList<>();
+
+  private record Fault(String op, Predicate<String> name, String message, int[] left) {}
   private volatile long fsyncLatencyNanos;
 
   private SimulatedDisk(Path base) {
@@ -201,9 +205,10 @@ public final class SimulatedDisk {
   }
 
   /**
-   * The next {@code times} fsyncs of files whose name passes {@code which} fail with EIO. As on
-   * Linux, the writes that fsync was to make durable are then dropped from the disk's view (the
-   * kernel marks those pages clean): a later fsync does not make them durable.
+   * The next {@code times} fsyncs of files (or folders) whose name passes {@code which} fail with
+   * EIO. As on Linux, the writes that fsync was to make durable are then dropped from the disk's
+   * view (the kernel marks those pages clean): a later fsync does not make them durable. A folder
+   * whose fsync failed keeps its earlier durable names.
    */
   public synchronized void failFsync(Predicate<String> which, int times) {
     failFsyncOf = which;
@@ -212,6 +217,34 @@ public final class SimulatedDisk {
 
   public synchronized long fsyncsFailed() {
     return fsyncsFailed;
+  }
+
+  /**
+   * The next {@code times} writes to files whose name passes {@code which} fail with {@code
+   * message} (say "No space left on device") and change nothing.
+   */
+  public synchronized void failWrites(Predicate<String> which, String message, int times) {
+    faults.add(new Fault("write", which, message, new int[] {times}));
+  }
+
+  /** The next {@code times} renames onto a name that passes {@code which} fail with {@code message}. */
+  public synchronized void failRenames(Predicate<String> which, String message, int times) {
+    faults.add(new Fault("rename", which, message, new int[] {times}));
+  }
+
+  /** No more injected faults of writes and renames. */
+  public synchronized void clearFaults() {
+    faults.clear();
+    fsyncFailuresLeft = 0;
+  }
+
+  private void injected(String op, Path real) throws IOException {
+    for (Fault f : faults) {
+      if (f.op().equals(op) && f.left()[0] > 0 && f.name().test(nameOf(real))) {
+        f.left()[0]--;
+        throw new IOException(f.message());
+      }
+    }
   }
 
   /** How long each fsync takes (none by default). */
@@ -444,6 +477,7 @@ public final class SimulatedDisk {
 
   synchronized int write(DiskFileSystem caller, Inode f, FileChannel ch, ByteBuffer src, long at, Path real) throws IOException {
     step(caller, "write", real);
+    injected("write", real);
     ByteBuffer copy = src.duplicate();
     int n = ch.write(src, at);
     byte[] b = new byte[n];
@@ -493,7 +527,7 @@ public final class SimulatedDisk {
       if (node == null) {
         return;
       }
-      if (!node.isDir() && fsyncFailuresLeft > 0 && failFsyncOf.test(nameOf(real))) {
+      if (fsyncFailuresLeft > 0 && failFsyncOf.test(nameOf(real))) {
         fsyncFailuresLeft--;
         fsyncsFailed++;
         for (Change c : node.pending) {
@@ -559,6 +593,7 @@ public final class SimulatedDisk {
       throw new UnsupportedOperationException("a rename across the simulated disk's edge: " + from + " -> " + to);
     }
     step(caller, "rename", to);
+    injected("rename", to);
     action.run();
     Long id = pf.entries.remove(nameOf(from));
     if (id != null) {
