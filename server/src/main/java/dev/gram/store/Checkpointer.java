@@ -41,7 +41,7 @@ final class Checkpointer {
   private final ScheduledExecutorService thread;
   // touched only on the checkpoint thread
   private final Set<String> owing = new HashSet<>();
-  private final List<WriteAheadLog.Segment> retired = new ArrayList<>();
+  private final List<Segment> retired = new ArrayList<>();
   private long rounds;
   private volatile long lastRoundNanos;
 
@@ -59,7 +59,7 @@ final class Checkpointer {
   }
 
   /** Starts the rounds; the segments recovery found and their documents are owed first. */
-  void start(Collection<WriteAheadLog.Segment> found, Collection<String> documents) {
+  void start(Collection<Segment> found, Collection<String> documents) {
     thread.execute(() -> {
       retired.addAll(found);
       owing.addAll(documents);
@@ -103,7 +103,7 @@ final class Checkpointer {
   }
 
   private void round() {
-    WriteAheadLog.Rotation r = log.rotate();
+    SegmentSet.Rotation r = log.rotate();
     retired.addAll(r.retired());
     retired.sort(java.util.Comparator.comparingLong(s -> s.firstSeq));
     owing.addAll(r.dirty());
@@ -124,10 +124,10 @@ final class Checkpointer {
         LOG.warn("checkpoint of {} failed; its log records stay: {}", e.getKey(), String.valueOf(ex.getCause() == null ? ex : ex.getCause()));
       }
     }
-    List<WriteAheadLog.Segment> cleared = new ArrayList<>();
+    List<Segment> cleared = new ArrayList<>();
     boolean olderKept = false;
-    for (Iterator<WriteAheadLog.Segment> it = retired.iterator(); it.hasNext(); ) {
-      WriteAheadLog.Segment s = it.next();
+    for (Iterator<Segment> it = retired.iterator(); it.hasNext(); ) {
+      Segment s = it.next();
       // Void records cancel records of older segments: they go only after every older one.
       boolean clear = !(s.holdsVoids && olderKept);
       for (String d : s.docs) {

@@ -35,7 +35,7 @@ final class LogReader {
    *     records before it are whole and in order, and are replayed before the document stops
    */
   record Scan(
-      List<WriteAheadLog.Segment> segments,
+      List<Segment> segments,
       Map<String, List<LogRecord.RevisionRecord>> byDocument,
       Map<String, String> damagedDocuments,
       Map<String, Long> damagedFrom,
@@ -47,34 +47,34 @@ final class LogReader {
   private record Gap(String path, String why, long from, long to) {}
 
   static Scan read(List<Path> files) throws IOException {
-    List<WriteAheadLog.Segment> segments = new ArrayList<>();
+    List<Segment> segments = new ArrayList<>();
     List<LogRecord.RevisionRecord> revisions = new ArrayList<>();
     List<LogRecord.VoidRecord> voids = new ArrayList<>();
     List<Gap> gaps = new ArrayList<>();
     long lastSeq = 0;
     for (Path file : files) {
-      WriteAheadLog.Segment seg = new WriteAheadLog.Segment(file, firstSeqOf(file));
+      Segment seg = new Segment(file, Segment.firstSeqOf(file));
       segments.add(seg);
       long prevSeq = seg.firstSeq - 1;
       // A segment is named by the record it was created for: a crash may have left it without that
       // record, and the next segment must still get a name of its own.
       lastSeq = Math.max(lastSeq, seg.firstSeq);
       byte[] bytes = Files.readAllBytes(file);
-      int pos = WriteAheadLog.SEGMENT_HEADER.length;
+      int pos = FrameCodec.SEGMENT_HEADER.length;
       if (bytes.length < pos) {
         continue; // created, header not yet written: holds nothing
       }
-      if (!Arrays.equals(bytes, 0, pos, WriteAheadLog.SEGMENT_HEADER, 0, pos)) {
+      if (!FrameCodec.hasHeader(bytes)) {
         LOG.error("log segment {} does not start with GRAMWAL1; reading its frames anyway", file);
       }
       ByteBuffer b = ByteBuffer.wrap(bytes);
       while (pos < bytes.length) {
-        Frame f = frameAt(b, pos);
+        FrameCodec.Frame f = FrameCodec.frameAt(b, pos);
         if (f != null) {
-          lastSeq = Math.max(lastSeq, f.seq);
-          prevSeq = f.seq;
+          lastSeq = Math.max(lastSeq, f.seq());
+          prevSeq = f.seq();
           try {
-            LogRecord r = LogRecord.decode(f.seq, Arrays.copyOfRange(bytes, f.payloadAt, f.payloadAt + f.length));
+            LogRecord r = LogRecord.decode(f.seq(), f.payload(bytes));
             if (r instanceof LogRecord.RevisionRecord rr) {
               revisions.add(rr);
               seg.docs.add(rr.path());
@@ -84,17 +84,17 @@ final class LogReader {
             }
             seg.records++;
           } catch (RuntimeException e) {
-            String path = LogRecord.pathIn(Arrays.copyOfRange(bytes, f.payloadAt, f.payloadAt + f.length));
-            String why = "write-ahead log record " + f.seq + " in " + file.getFileName() + " does not decode: " + e.getMessage();
-            gaps.add(new Gap(path, why, f.seq, f.seq));
+            String path = LogRecord.pathIn(f.payload(bytes));
+            String why = "write-ahead log record " + f.seq() + " in " + file.getFileName() + " does not decode: " + e.getMessage();
+            gaps.add(new Gap(path, why, f.seq(), f.seq()));
             if (path != null) {
               seg.docs.add(path);
             }
           }
-          pos = f.payloadAt + f.length;
+          pos = f.end();
           continue;
         }
-        int next = nextGoodFrame(b, pos + 1);
+        int next = FrameCodec.nextGoodFrame(b, pos + 1);
         if (next < 0) {
           LOG.warn(
               "discarded a torn record at the end of log segment {} (offset {}, {} bytes): a write the"
@@ -102,7 +102,7 @@ final class LogReader {
               file.getFileName(), pos, bytes.length - pos);
           break;
         }
-        String path = readablePath(b, pos);
+        String path = FrameCodec.readablePath(b, pos);
         String why = "write-ahead log segment " + file.getFileName() + " is damaged at offset " + pos
             + " (a record in the middle of the log fails its checksum)";
         gaps.add(new Gap(path, why, prevSeq + 1, b.getLong(next + 8) - 1));
@@ -160,57 +160,5 @@ final class LogReader {
       }
     }
     return false;
-  }
-
-  private record Frame(long seq, int payloadAt, int length) {}
-
-  /** The good frame at {@code pos}, or null. */
-  private static Frame frameAt(ByteBuffer b, int pos) {
-    int size = b.limit();
-    if (size - pos < WriteAheadLog.FRAME_HEADER || b.getInt(pos) != WriteAheadLog.FRAME_MAGIC) {
-      return null;
-    }
-    int length = b.getInt(pos + 4);
-    if (length < 0 || length > WriteAheadLog.MAX_PAYLOAD || length > size - pos - WriteAheadLog.FRAME_HEADER) {
-      return null;
-    }
-    long seq = b.getLong(pos + 8);
-    int crc = b.getInt(pos + 16);
-    int payloadAt = pos + WriteAheadLog.FRAME_HEADER;
-    if (WriteAheadLog.crc(seq, b.array(), payloadAt, length) != crc) {
-      return null;
-    }
-    return new Frame(seq, payloadAt, length);
-  }
-
-  private static int nextGoodFrame(ByteBuffer b, int from) {
-    for (int p = from; p + WriteAheadLog.FRAME_HEADER <= b.limit(); p++) {
-      if (b.getInt(p) == WriteAheadLog.FRAME_MAGIC && frameAt(b, p) != null) {
-        return p;
-      }
-    }
-    return -1;
-  }
-
-  /** The document a damaged frame names, when its length still makes sense. */
-  private static String readablePath(ByteBuffer b, int pos) {
-    if (b.limit() - pos < WriteAheadLog.FRAME_HEADER) {
-      return null;
-    }
-    int length = b.getInt(pos + 4);
-    int payloadAt = pos + WriteAheadLog.FRAME_HEADER;
-    if (length <= 0 || length > b.limit() - payloadAt) {
-      return null;
-    }
-    return LogRecord.pathIn(Arrays.copyOfRange(b.array(), payloadAt, payloadAt + Math.min(length, 4096)));
-  }
-
-  private static long firstSeqOf(Path file) {
-    String name = file.getFileName().toString();
-    try {
-      return Long.parseUnsignedLong(name.substring(0, name.length() - WriteAheadLog.SEGMENT_SUFFIX.length()), 16);
-    } catch (RuntimeException e) {
-      return 0;
-    }
   }
 }

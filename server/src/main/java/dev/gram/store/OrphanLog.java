@@ -25,11 +25,11 @@ public final class OrphanLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OrphanLog.class);
 
   private final Path dir;
-  private final WriteAheadLog.Held lock;
+  private final LogLock.Held lock;
   private final Map<String, List<Revision>> byDocument;
   private final Map<String, String> damaged;
 
-  private OrphanLog(Path dir, WriteAheadLog.Held lock, Map<String, List<Revision>> byDocument, Map<String, String> damaged) {
+  private OrphanLog(Path dir, LogLock.Held lock, Map<String, List<Revision>> byDocument, Map<String, String> damaged) {
     this.dir = dir;
     this.lock = lock;
     this.byDocument = byDocument;
@@ -59,9 +59,9 @@ public final class OrphanLog implements AutoCloseable {
 
   /** Claims a node's log if no process holds it; null when one does (that node is alive). */
   public static OrphanLog claim(Path dir) throws IOException {
-    WriteAheadLog.Held lock;
+    LogLock.Held lock;
     try {
-      lock = WriteAheadLog.lock(dir.resolve(WriteAheadLog.LOCK_FILE), false, dir);
+      lock = LogLock.lock(dir.resolve(WriteAheadLog.LOCK_FILE), false, dir);
     } catch (VaultInUseException | java.nio.file.NoSuchFileException e) {
       return null; // held by its node, or already taken over and deleted by another survivor
     }

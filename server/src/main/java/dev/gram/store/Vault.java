@@ -276,7 +276,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
       return;
     }
     try {
-      Path file = WriteAheadLog.setAside(dir, path, revisions, why);
+      Path file = SetAsideFiles.write(dir, path, revisions, why, clock.instant());
       LOG.warn("{}: revisions {} to {} were set aside in {}: {}", path, revisions.get(0).rev(),
           revisions.get(revisions.size() - 1).rev(), file, why);
     } catch (IOException e) {
