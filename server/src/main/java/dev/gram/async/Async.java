@@ -37,6 +37,28 @@ public final class Async {
     return promise.future();
   }
 
+  /**
+   * A future that completes as {@code f} does, but on the context of the caller of this method:
+   * for a future that another thread may complete (a start-up scan on an I/O thread, another
+   * node's answer), so that whatever the caller composes on it runs where the caller expects. Off
+   * any context, {@code f} itself.
+   */
+  public static <T> Future<T> onCallerContext(Future<T> f) {
+    Context ctx = Vertx.currentContext();
+    if (ctx == null) {
+      return f;
+    }
+    Promise<T> promise = Promise.promise();
+    f.onComplete(ar -> {
+      if (Vertx.currentContext() == ctx) {
+        promise.handle(ar);
+      } else {
+        ctx.runOnContext(v -> promise.handle(ar));
+      }
+    });
+    return promise.future();
+  }
+
   private static void complete(Context ctx, Runnable r) {
     if (ctx == null) {
       r.run();

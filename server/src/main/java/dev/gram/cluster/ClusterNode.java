@@ -10,6 +10,8 @@ import dev.gram.base.GramException;
 import dev.gram.format.Revision;
 import dev.gram.store.CommitReceipt;
 import dev.gram.store.DocumentWriter;
+import dev.gram.store.Peers;
+import dev.gram.store.RequestClaims;
 import dev.gram.store.OrphanLog;
 import dev.gram.store.RequestReuseException;
 import dev.gram.store.Vault;
@@ -64,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * owner, which adds those it lacks and writes the file, and then deletes the log. Until its own
  * attempt is over, a node holds back the writes it routes.
  */
-public final class ClusterNode implements DocumentWriter, Vault.Peers, AutoCloseable {
+public final class ClusterNode implements DocumentWriter, Peers, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
 
   private static final String WRITE = "gram.cluster.write.";
@@ -126,7 +128,7 @@ public final class ClusterNode implements DocumentWriter, Vault.Peers, AutoClose
    */
   public Future<Void> join() {
     return register().map(v -> {
-      vault.setPeers(this);
+      vault.joinCluster(this, requestClaims());
       membershipListener = hz.getCluster().addMembershipListener(new MembershipListener() {
         @Override
         public void memberAdded(MembershipEvent e) {
@@ -293,28 +295,27 @@ public final class ClusterNode implements DocumentWriter, Vault.Peers, AutoClose
     return p.future();
   }
 
-  /** Runs a write on this node's actor, claiming its request_id cluster-wide first. */
+  /** Runs a write on this node's actor (whose idempotency claims its request_id cluster-wide). */
   private Future<CommitReceipt> commitHere(WriteCommand c) {
-    if (!(c instanceof WriteCommand.Patch p) || p.requestId() == null) {
-      return vault.submit(c);
-    }
-    String path = p.path().path();
-    String id = p.requestId();
-    return vertx.executeBlocking(
-            () -> requestClaims.putIfAbsent(id, path, REQUEST_CLAIM_TTL.toMillis(), TimeUnit.MILLISECONDS), false)
-        .compose(previous -> {
-          if (previous != null && !previous.equals(path)) {
-            // Claimed for another document; that write may not have committed yet, so this
-            // node's own index may not know it: the claim decides.
-            return Future.failedFuture(new RequestReuseException(RequestReuseException.MESSAGE, previous, null));
-          }
-          return vault.submit(c).onFailure(e -> {
-            boolean unknown = e instanceof GramException g && g.code() == ErrorCode.COMMIT_UNKNOWN;
-            if (previous == null && !unknown) {
-              requestClaims.removeAsync(id); // nothing committed: the id is free again
-            }
-          });
-        });
+    return vault.submit(c);
+  }
+
+  /**
+   * request_id claims every node sees: the first write to claim an id holds it for an hour (every
+   * node's own index knows a committed id well before); released when that write did not commit.
+   */
+  private RequestClaims requestClaims() {
+    return new RequestClaims() {
+      @Override
+      public String claim(String requestId, String path) {
+        return requestClaims.putIfAbsent(requestId, path, REQUEST_CLAIM_TTL.toMillis(), TimeUnit.MILLISECONDS);
+      }
+
+      @Override
+      public void release(String requestId) {
+        requestClaims.removeAsync(requestId);
+      }
+    };
   }
 
   private void onWrite(Message<JsonObject> m) {
@@ -634,7 +635,7 @@ public final class ClusterNode implements DocumentWriter, Vault.Peers, AutoClose
   @Override
   public void close() {
     closed = true;
-    vault.setPeers(null);
+    vault.leaveCluster();
     try {
       if (membershipListener != null) {
         hz.getCluster().removeMembershipListener(membershipListener);

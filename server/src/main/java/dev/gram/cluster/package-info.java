@@ -17,7 +17,7 @@
  *   <li>No protocol of our own: Hazelcast decides membership and partition ownership, and moves
  *       partitions when a member leaves; Vert.x carries the messages.
  *   <li>Followers take each revision before its receipt is returned ({@link
- *       dev.gram.store.Vault.Peers#replicate}), bounded by a timeout: a client that holds a
+ *       dev.gram.store.Peers#replicate}), bounded by a timeout: a client that holds a
  *       receipt reads that revision or a later one from any node that answered, and a surviving
  *       node already holds every revision a dead owner acknowledged to such a node.
  *   <li>The write-ahead log stays per node, in the shared vault under the node's name. A log whose

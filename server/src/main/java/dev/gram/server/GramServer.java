@@ -57,6 +57,7 @@ public final class GramServer {
   private final Vertx vertx;
   private final ServerConfig config;
   private final ServerMetrics metrics;
+  private final java.time.Clock clock;
   private final Promise<Void> stopped = Promise.promise();
   private final List<Supplier<Future<Void>>> shutdownHooks = new CopyOnWriteArrayList<>();
   private final List<String> deployments = new CopyOnWriteArrayList<>();
@@ -69,10 +70,11 @@ public final class GramServer {
   /** The transports' deployment; stop() lets it finish first. */
   private volatile Future<Void> deployed = Future.succeededFuture();
 
-  private GramServer(Vertx vertx, ServerConfig config, ServerMetrics metrics) {
+  private GramServer(Vertx vertx, ServerConfig config, ServerMetrics metrics, java.time.Clock clock) {
     this.vertx = vertx;
     this.config = config;
     this.metrics = metrics;
+    this.clock = clock;
   }
 
   /** The vault, index and tools behind the transports. */
@@ -100,6 +102,15 @@ public final class GramServer {
 
   /** Starts with the given streams standing for stdin and stdout (tests, embedding). */
   public static Future<GramServer> start(ServerConfig config, InputStream in, OutputStream out) {
+    return start(config, in, out, java.time.Clock.systemUTC());
+  }
+
+  /**
+   * Starts with the given streams and the clock revisions are recorded by: the one place time
+   * enters the server, so that tests set it instead of sleeping for distinct timestamps.
+   */
+  public static Future<GramServer> start(ServerConfig config, InputStream in, OutputStream out,
+      java.time.Clock clock) {
     // Before anything is created or written: a vault that is a file, a port that is taken.
     try {
       for (String warning : StartupChecks.check(config)) {
@@ -136,7 +147,7 @@ public final class GramServer {
     }
     var clusterManager = manager;
     return vertxReady.compose(vertx -> {
-      GramServer server = new GramServer(vertx, config, metrics);
+      GramServer server = new GramServer(vertx, config, metrics, clock);
       com.hazelcast.core.HazelcastInstance hz =
           clusterManager == null ? null : ClusterSetup.hazelcast(clusterManager);
       return tools(server, hz)
@@ -155,7 +166,7 @@ public final class GramServer {
   private static Future<List<Tool>> tools(GramServer server, com.hazelcast.core.HazelcastInstance hz) {
     Services services;
     try {
-      services = Services.start(server.vertx, server.config, java.time.Clock.systemUTC(), hz);
+      services = Services.start(server.vertx, server.config, server.clock, hz);
     } catch (java.io.UncheckedIOException e) {
       String why = e.getCause() instanceof dev.gram.store.VaultInUseException
           ? e.getCause().getMessage() + ": connect to that server (--http) or stop it first"
@@ -164,7 +175,7 @@ public final class GramServer {
     }
     server.services = services;
     server.onShutdown(services::close);
-    server.writeQueueDepth(services.vault()::writeQueueDepth);
+    server.writeQueueDepth(services.vault().metrics()::writeQueueDepth);
     server.metrics.buildInfo(version());
     IndexStatus index = services.context().index();
     String help = "Documents of the search index by state (pending: waiting to be indexed)";
@@ -177,14 +188,14 @@ public final class GramServer {
         () -> index.semantic().available() ? 1 : 0);
     server.metrics.gauge("gram.index.unembedded.chunks", "Chunks still waiting for their embedding vector",
         index::unembeddedChunks);
-    dev.gram.store.Vault vault = services.vault();
+    dev.gram.store.StoreMetrics store = services.vault().metrics();
     server.metrics.gauge("gram.store.write.cpu.seconds", "CPU time the document write actors spent on writes",
-        vault::writeCpuSeconds);
-    server.metrics.gauge("gram.store.writes", "Writes the document write actors handled", vault::writesHandled);
+        store::writeCpuSeconds);
+    server.metrics.gauge("gram.store.writes", "Writes the document write actors handled", store::writesHandled);
     server.metrics.gauge("gram.store.log.records", "Revisions appended to the write-ahead log since start",
-        vault::logRecords);
+        store::logRecords);
     server.metrics.gauge("gram.store.checkpoints.owed", "Documents with revisions only in the write-ahead log",
-        vault::checkpointsOwed);
+        store::checkpointsOwed);
     server.metrics.gauge("gram.index.lag.commits", "Acknowledged commits not yet searchable",
         () -> index.lag().commits());
     server.metrics.gauge("gram.index.lag.seconds", "How long the oldest commit not yet searchable has waited",

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -49,13 +48,7 @@ final class Checkpointer {
     this.log = log;
     this.target = target;
     this.lag = lag;
-    this.thread =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "gram-checkpoint");
-              t.setDaemon(true);
-              return t;
-            });
+    this.thread = StoreThreads.checkpointer();
   }
 
   /** Starts the rounds; the segments recovery found and their documents are owed first. */

@@ -35,8 +35,7 @@ final class VaultWatcher implements AutoCloseable {
   private VaultWatcher(Vault vault, WatchService service) {
     this.vault = vault;
     this.service = service;
-    this.thread = new Thread(this::run, "gram-watch");
-    this.thread.setDaemon(true);
+    this.thread = StoreThreads.watcher(this::run);
   }
 
   static VaultWatcher start(Vault vault, List<Path> initialDirs) {

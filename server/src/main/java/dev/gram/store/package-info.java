@@ -43,7 +43,7 @@
  * is refused at start ({@link dev.gram.store.VaultInUseException}). Commands
  * are plain data and name their document's path, so the cluster ({@code dev.gram.cluster}) routes
  * each one to the node that owns that path. A cluster node joins through {@link
- * dev.gram.store.Vault.Peers}: the actor hands each durable revision to the other nodes before
+ * dev.gram.store.Peers}: the actor hands each durable revision to the other nodes before
  * its receipt, fences the document's head with them, and applies theirs ({@code follow}) as
  * recovery replays a log record; each node keeps its own log under {@code .gram-wal/nodes/}, and
  * {@link dev.gram.store.OrphanLog} is how a survivor reads the log of one that stopped.

@@ -83,19 +83,23 @@ class IndexOpensLaterTest {
       Fixtures.await(vault.start());
       StoreWrites w = new StoreWrites(vault);
       int writers = 3;
-      int writes = 40;
       for (int d = 0; d < writers; d++) {
         w.create("p/d" + d + ".gram", "Doc " + d, "");
       }
       AtomicBoolean failed = new AtomicBoolean();
+      AtomicBoolean stop = new AtomicBoolean();
+      java.util.concurrent.atomic.AtomicInteger acked = new java.util.concurrent.atomic.AtomicInteger();
+      int[] perWriter = new int[writers];
       List<Thread> threads = new ArrayList<>();
       for (int d = 0; d < writers; d++) {
         String path = "p/d" + d + ".gram";
         int doc = d;
         Thread t = new Thread(() -> {
           try {
-            for (int i = 0; i < writes; i++) {
+            for (int i = 0; !stop.get(); i++) {
               w.patch(path, new JsonArray().add(add(record("task", "t" + i, "Walk wombat" + doc + "x" + i))));
+              perWriter[doc] = i + 1;
+              acked.incrementAndGet();
             }
           } catch (Throwable e) {
             failed.set(true);
@@ -104,25 +108,43 @@ class IndexOpensLaterTest {
         threads.add(t);
         t.start();
       }
-      // Opens while the writers commit: some changes are held and replayed, the rest forwarded.
-      Thread.sleep(20);
+      // Writes before the opening (held), while it runs (held, then replayed or forwarded), and
+      // after it (forwarded): each phase must have happened, or the test proves nothing.
+      awaitAcked(acked, 15);
+      int atBegin = acked.get();
       ri.beginOpening();
+      ri.awaitOpen();
+      int atOpen = acked.get();
+      awaitAcked(acked, atOpen + 15);
+      stop.set(true);
       for (Thread t : threads) {
         t.join();
       }
       assertThat(failed).isFalse();
+      assertThat(atOpen - atBegin).as("writes acknowledged while the index opened").isPositive();
+      int total = 0;
       for (int d = 0; d < writers; d++) {
-        for (int i = 0; i < writes; i++) {
+        for (int i = 0; i < perWriter[d]; i++) {
           String word = "wombat" + d + "x" + i;
           assertThat(ids(Fixtures.await(ri.recall(keyword(word, 5))))).as(word).containsExactly("p/d" + d + ".gram#t" + i);
         }
+        total += perWriter[d];
       }
-      List<String> all = ids(Fixtures.await(ri.recall(keyword("walk", 500))));
-      assertThat(all).hasSize(writers * writes).doesNotHaveDuplicates();
+      List<String> all = ids(Fixtures.await(ri.recall(keyword("walk", total + 50))));
+      assertThat(all).hasSize(total).doesNotHaveDuplicates();
     } finally {
       ri.close();
       Fixtures.await(vault.close());
     }
+  }
+
+  /** Waits (a bounded time) until at least {@code n} writes were acknowledged. */
+  private static void awaitAcked(java.util.concurrent.atomic.AtomicInteger acked, int n) throws InterruptedException {
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (acked.get() < n && System.nanoTime() < until) {
+      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+    }
+    assertThat(acked.get()).as("writes acknowledged").isGreaterThanOrEqualTo(n);
   }
 
   @Test

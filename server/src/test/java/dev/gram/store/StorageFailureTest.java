@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 class StorageFailureTest {
   @Test
   void theCauseOfAFailedCommitIsInTheMessage() {
-    assertThat(DocumentActor.cause(new AccessDeniedException("/v/a/.a.gram.tmp-1")))
+    assertThat(StoreErrors.cause(new AccessDeniedException("/v/a/.a.gram.tmp-1")))
         .isEqualTo("permission denied writing /v/a/.a.gram.tmp-1 (the server's user cannot write to the vault)");
-    assertThat(DocumentActor.cause(new FileSystemException("/v/a.gram", null, "No space left on device")))
+    assertThat(StoreErrors.cause(new FileSystemException("/v/a.gram", null, "No space left on device")))
         .isEqualTo("No space left on device: /v/a.gram");
-    assertThat(DocumentActor.cause(new IOException("disk on fire"))).isEqualTo("disk on fire");
+    assertThat(StoreErrors.cause(new IOException("disk on fire"))).isEqualTo("disk on fire");
   }
 }

@@ -69,7 +69,7 @@ class WriteAheadLogTest {
       assertThat(historySize(file)).isEqualTo(4);
       t.vault.checkpointNow(); // the second round finds the segment fully checkpointed
       assertThat(segments()).as("a segment whose records are all in files is deleted").isEmpty();
-      assertThat(t.vault.checkpointsOwed()).isZero();
+      assertThat(t.vault.metrics().checkpointsOwed()).isZero();
     }
   }
 
@@ -287,12 +287,12 @@ class WriteAheadLogTest {
           assertThat(left.map(p -> p.getFileName().toString())).as("no temporary file left").containsExactly("a.gram");
         }
         assertThat(WriteAheadLog.segmentFiles(base.resolve(WriteAheadLog.FOLDER))).isNotEmpty();
-        assertThat(t.vault.checkpointsOwed()).isEqualTo(1);
+        assertThat(t.vault.metrics().checkpointsOwed()).isEqualTo(1);
         assertThat(t.read("p/a.gram").rev()).as("reads go on").isEqualTo(3);
         disk.clearFaults();
         t.vault.checkpointNow();
         assertThat(historySize(file)).isEqualTo(4);
-        assertThat(t.vault.checkpointsOwed()).isZero();
+        assertThat(t.vault.metrics().checkpointsOwed()).isZero();
       }
     }
   }

@@ -37,6 +37,11 @@ public final class GramTestServer implements AutoCloseable {
    * costs seconds of CPU that most tests do not need.
    */
   public static GramTestServer start(Path vault, String... extraArgs) {
+    return start(vault, java.time.Clock.systemUTC(), extraArgs);
+  }
+
+  /** As {@link #start(Path, String...)}, with the clock revisions are recorded by. */
+  public static GramTestServer start(Path vault, java.time.Clock clock, String... extraArgs) {
     try {
       String[] args = new String[extraArgs.length + 9];
       args[0] = "--vault";
@@ -54,7 +59,7 @@ public final class GramTestServer implements AutoCloseable {
         config = config.withVaultOn(vault.getFileSystem()); // a simulated disk
       }
       GramServer server =
-          GramServer.start(config, InputStream.nullInputStream(), new ByteArrayOutputStream())
+          GramServer.start(config, InputStream.nullInputStream(), new ByteArrayOutputStream(), clock)
               .toCompletionStage()
               .toCompletableFuture()
               .get(30, TimeUnit.SECONDS);

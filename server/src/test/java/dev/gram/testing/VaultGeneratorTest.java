@@ -43,7 +43,7 @@ class VaultGeneratorTest {
   }
 
   @Test
-  void tenRecords() {
+  void aSpecOfTenRecordsMakesOneDocumentWithExactlyTenRecordsAtRevisionZero() {
     try (GramTestServer s = GramTestServer.start(dir.resolve("ten"))) {
       VaultGenerator.Result r = VaultGenerator.generate(s.services().vault(),
           new VaultGenerator.Spec(1).projects(1).documentsPerProject(1).recordsPerDocument(10).revisionsPerDocument(1).relationShare(0));

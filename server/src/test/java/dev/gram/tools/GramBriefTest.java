@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gram.format.Times;
 import dev.gram.store.DocSnapshot;
+import dev.gram.testing.ManualClock;
 import dev.gram.testing.VaultGenerator;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -17,13 +18,21 @@ import org.junit.jupiter.api.Test;
 
 /** gram_brief, clause by clause. */
 class GramBriefTest extends ReadingTest {
+  /** Recorded times set by hand, a second apart, instead of sleeping for distinct ones. */
+  final ManualClock time = new ManualClock(java.time.Instant.parse("2026-03-01T09:00:00Z"));
+
+  @Override
+  java.time.Clock clock() {
+    return time;
+  }
+
   static final String A = "brief/a.gram";
   static final String B = "brief/sub/b.gram";
   DocSnapshot a;
   DocSnapshot b;
 
   @BeforeAll
-  void fixture() throws InterruptedException {
+  void fixture() {
     JsonArray records =
         new JsonArray()
             .add(record("task", "t-open", "Open task", "x", "open", "p", "low"))
@@ -39,17 +48,18 @@ class GramBriefTest extends ReadingTest {
             .add(record("evidence", "e-1", "Evidence is not work", "x", "open"))
             .add(record("knowledge", "k-1", "Knowledge is not work"));
     store.create(A, "Brief A", new JsonObject().put("records", records), "agent-a", "2026-01-01T00:00:00Z", dev.gram.edit.Creation.newDocumentId());
-    Thread.sleep(3);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.patch(A, ops(add(record("goal", "g-1", "Goal", "x", "open")), set("t-open", "p", "medium"), del("k-1")),
         "agent-b", "2026-03-01T00:00:00Z", null);
-    Thread.sleep(3);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.patch(A, ops(set("doc", "d", "described")), "agent-c", "2026-02-01T00:00:00Z", null);
-    Thread.sleep(3);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.create(B, "Brief B", new JsonObject().put("records", new JsonArray().add(record("blocker", "b-2", "Second blocker", "x", "open", "p", "high"))),
         "agent-d", null, dev.gram.edit.Creation.newDocumentId());
     store.create("elsewhere/z.gram", "Elsewhere", new JsonObject().put("records", new JsonArray().add(record("task", "z", "Elsewhere task"))));
     a = store.read(A);
     b = store.read(B);
+    time.advance(java.time.Duration.ofSeconds(1)); // every revision is settled by now
   }
 
   static String t(DocSnapshot s, int rev) {
@@ -137,8 +147,10 @@ class GramBriefTest extends ReadingTest {
     assertThat(next).isEqualTo(r.getJsonArray("recent").getJsonArray(0).getString(2));
     assertThat(ok("gram_changes", "{'folder':'brief','since':'" + next + "'}").getJsonArray("changes")).isEmpty();
     store.create("brief-next/x.gram", "X", "x");
+    time.advance(java.time.Duration.ofSeconds(1));
     String n2 = ok("gram_brief", "{'folder':'brief-next'}").getString("next");
     store.patch("brief-next/x.gram", ops(set("doc", "d", "new")));
+    time.advance(java.time.Duration.ofSeconds(1));
     JsonArray changes = ok("gram_changes", "{'folder':'brief-next','since':'" + n2 + "'}").getJsonArray("changes");
     assertThat(changes).hasSize(1);
     assertThat(changes.getJsonObject(0).getInteger("rev")).isEqualTo(1);

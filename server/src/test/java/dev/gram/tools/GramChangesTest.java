@@ -1,5 +1,6 @@
 package dev.gram.tools;
 
+import dev.gram.testing.ManualClock;
 import static dev.gram.testing.StoreWrites.add;
 import static dev.gram.testing.StoreWrites.del;
 import static dev.gram.testing.StoreWrites.ops;
@@ -18,26 +19,35 @@ import org.junit.jupiter.api.Test;
 
 /** gram_changes, clause by clause. */
 class GramChangesTest extends ReadingTest {
+  /** Recorded times set by hand, a second apart, instead of sleeping for distinct ones. */
+  final ManualClock time = new ManualClock(java.time.Instant.parse("2026-03-01T09:00:00Z"));
+
+  @Override
+  java.time.Clock clock() {
+    return time;
+  }
+
   static final String A = "chg/a.gram";
   static final String B = "chg/b.gram";
   DocSnapshot a;
   DocSnapshot b;
 
   @BeforeAll
-  void fixture() throws InterruptedException {
+  void fixture() {
     store.create(A, "Doc A", new JsonObject().put("text", "# A").put("records", new JsonArray().add(record("task", "t1", "First task"))),
         "agent-a", null, dev.gram.edit.Creation.newDocumentId());
-    Thread.sleep(3);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.create(B, "Doc B", "# B", "agent-b", null, dev.gram.edit.Creation.newDocumentId());
-    Thread.sleep(3);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.patch(A, ops(add(record("task", "t2", "Second task")), set("t1", "x", "active")), "agent-b", "2026-01-02T00:00:00Z", null);
-    Thread.sleep(3);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.patch(A, ops(del("t2"), set("doc", "t", "Doc A renamed")), "agent-c", null, null);
-    Thread.sleep(3);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.patch(B, ops(set("doc", "d", "described")), "agent-a", null, null);
     store.create("elsewhere/c.gram", "Doc C", "# C");
     a = store.read(A);
     b = store.read(B);
+    time.advance(java.time.Duration.ofSeconds(1)); // every revision is settled by now
   }
 
   static String time(DocSnapshot s, int rev) {
@@ -112,14 +122,17 @@ class GramChangesTest extends ReadingTest {
     JsonObject r = changes("{'folder':'chg'}");
     assertThat(r.getString("next")).isEqualTo(time(b, 1));
     store.create("chg-next/a.gram", "A", "x");
+    time.advance(java.time.Duration.ofSeconds(1));
     String next = changes("{'folder':'chg-next'}").getString("next");
     JsonObject nothing = changes("{'folder':'chg-next','since':'" + next + "'}");
     assertThat(nothing.getJsonArray("changes")).isEmpty();
     assertThat(nothing.getString("next")).isEqualTo(next);
     store.patch("chg-next/a.gram", ops(set("doc", "d", "again")));
+    time.advance(java.time.Duration.ofSeconds(1));
     JsonObject later = changes("{'folder':'chg-next','since':'" + next + "'}");
     assertThat(revs(later)).containsExactly("chg-next/a.gram@1");
     store.create("chg-next/late.gram", "Late", "x");
+    time.advance(java.time.Duration.ofSeconds(1));
     assertThat(revs(changes("{'folder':'chg-next','since':'" + later.getString("next") + "'}"))).containsExactly("chg-next/late.gram@0");
   }
 
@@ -137,11 +150,13 @@ class GramChangesTest extends ReadingTest {
     assertThat(all).isEqualTo(revs(changes("{'folder':'chg','limit':100}")));
   }
 
+  /** Each refused cursor, checked on its own: one wrong answer does not hide the others. */
   @Test
-  void cursorErrors() {
+  void malformedAndStaleCursorsAreRefusedWithTheirOwnCodes() {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
     String more = changes("{'folder':'chg','limit':1}").getString("more");
-    assertError(call("gram_changes", json("{'folder':'chg','limit':1}").put("cursor", malformed(more))), "E_CURSOR", "Invalid changes cursor");
-    assertError(call("gram_changes", json("{'folder':'chg','since':'2020-01-01T00:00:00Z'}").put("cursor", more)),
+    assertError(softly, call("gram_changes", json("{'folder':'chg','limit':1}").put("cursor", malformed(more))), "E_CURSOR", "Invalid changes cursor");
+    assertError(softly, call("gram_changes", json("{'folder':'chg','since':'2020-01-01T00:00:00Z'}").put("cursor", more)),
         "STALE_CURSOR", "The documents changed since this cursor; ask again without cursor");
     // The last revision the cursor listed no longer exists as it was: the document was replaced.
     String path = "chg2/x.gram";
@@ -151,17 +166,21 @@ class GramChangesTest extends ReadingTest {
     String firstPath = changes("{'folder':'chg2','limit':1}").getJsonArray("changes").getJsonObject(0).getString("path");
     store.deleteFile(firstPath);
     store.create(firstPath, "Replaced", "other text");
-    assertError(call("gram_changes", json("{'folder':'chg2','limit':1}").put("cursor", cursor)),
+    assertError(softly, call("gram_changes", json("{'folder':'chg2','limit':1}").put("cursor", cursor)),
         "STALE_CURSOR", "The documents changed since this cursor; ask again without cursor");
+    softly.assertAll();
   }
 
+  /** Each refused argument combination, checked on its own. */
   @Test
-  void argumentErrors() {
-    assertError(call("gram_changes", "{'folder':'chg','since_revision':0}"), "E_ARGUMENT", "since_revision counts revisions of one document: give path");
-    assertError(call("gram_changes", "{'path':'" + A + "','since_revision':0,'since':'2026'}"), "E_ARGUMENT", "give since or since_revision, not both");
-    assertError(call("gram_changes", "{'path':'" + A + "','folder':'chg'}"), "E_ARGUMENT", "give folder or path, not both");
-    assertError(call("gram_changes", "{'since':'last tuesday'}"), "E_ARGUMENT", null);
-    assertError(call("gram_changes", "{'limit':101}"), "E_ARGUMENT", null);
+  void conflictingOrMalformedArgumentsAreRefusedSayingWhy() {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    assertError(softly, call("gram_changes", "{'folder':'chg','since_revision':0}"), "E_ARGUMENT", "since_revision counts revisions of one document: give path");
+    assertError(softly, call("gram_changes", "{'path':'" + A + "','since_revision':0,'since':'2026'}"), "E_ARGUMENT", "give since or since_revision, not both");
+    assertError(softly, call("gram_changes", "{'path':'" + A + "','folder':'chg'}"), "E_ARGUMENT", "give folder or path, not both");
+    assertError(softly, call("gram_changes", "{'since':'last tuesday'}"), "E_ARGUMENT", null);
+    assertError(softly, call("gram_changes", "{'limit':101}"), "E_ARGUMENT", null);
+    softly.assertAll();
   }
 
   @Test

@@ -141,23 +141,29 @@ class GramRelationsTest extends ReadingTest {
     assertThat(all).isEqualTo(edges(relations("{'from':{'path':'" + A + "','entity':'a1'},'depth':3}")));
   }
 
+  /** Each refused cursor, checked on its own: one wrong answer does not hide the others. */
   @Test
-  void cursorErrors() {
+  void malformedAndStaleCursorsAreRefusedWithTheirOwnCodes() {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
     String args = "{'from':{'path':'" + A + "','entity':'a1'},'depth':3,'limit':2}";
     String more = relations(args).getString("more");
-    assertError(call("gram_relations", json(args).put("cursor", malformed(more))), "E_CURSOR", "Invalid relations cursor");
-    assertError(call("gram_relations", json(args).put("depth", 2).put("cursor", more)), "STALE_CURSOR",
+    assertError(softly, call("gram_relations", json(args).put("cursor", malformed(more))), "E_CURSOR", "Invalid relations cursor");
+    assertError(softly, call("gram_relations", json(args).put("depth", 2).put("cursor", more)), "STALE_CURSOR",
         "The cursor belongs to another request; ask again without cursor");
     store.patch(C, ops(set("c2", "x", "open")));
-    assertError(call("gram_relations", json(args).put("cursor", more)), "STALE_CURSOR",
+    assertError(softly, call("gram_relations", json(args).put("cursor", more)), "STALE_CURSOR",
         "The relations changed since this cursor; ask again without cursor");
+    softly.assertAll();
   }
 
+  /** Each refused argument, checked on its own. */
   @Test
-  void argumentErrors() {
-    assertError(call("gram_relations", "{'from':{'path':'" + A + "','entity':'zz'}}"), "E_ARGUMENT", "No entity zz in " + A);
-    assertError(call("gram_relations", "{'from':{'path':'" + A + "','entity':'a1'},'direction':'up'}"), "E_ARGUMENT", null);
-    assertError(call("gram_relations", "{'from':{'path':'/abs.gram','entity':'a1'}}"), "E_PATH", "Absolute paths are outside the approved folder");
+  void unknownEntitiesBadDirectionsAndAbsolutePathsAreRefused() {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
+    assertError(softly, call("gram_relations", "{'from':{'path':'" + A + "','entity':'zz'}}"), "E_ARGUMENT", "No entity zz in " + A);
+    assertError(softly, call("gram_relations", "{'from':{'path':'" + A + "','entity':'a1'},'direction':'up'}"), "E_ARGUMENT", null);
+    assertError(softly, call("gram_relations", "{'from':{'path':'/abs.gram','entity':'a1'}}"), "E_PATH", "Absolute paths are outside the approved folder");
+    softly.assertAll();
   }
 
   @Test

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.gram.format.Times;
 import dev.gram.store.DocSnapshot;
 import dev.gram.testing.IoGate;
+import dev.gram.testing.ManualClock;
 import dev.gram.testing.ToolResult;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -20,19 +21,28 @@ import org.junit.jupiter.api.Test;
 
 /** gram_state, clause by clause: each selector, one entity in full, paging, each cursor error. */
 class GramStateTest extends ReadingTest {
+  /** Recorded times set by hand, a second apart, instead of sleeping for distinct ones. */
+  final ManualClock time = new ManualClock(java.time.Instant.parse("2026-03-01T09:00:00Z"));
+
+  @Override
+  java.time.Clock clock() {
+    return time;
+  }
+
   static final String DOC = "state/doc.gram";
   DocSnapshot history;
 
   @BeforeAll
-  void fixture() throws InterruptedException {
+  void fixture() {
     store.create(DOC, "State v0", new JsonObject().put("text", "# Body v0")
             .put("records", new JsonArray().add(record("task", "t1", "One", "x", "open"))),
         "agent-a", "2026-01-10T00:00:00Z", dev.gram.edit.Creation.newDocumentId());
-    Thread.sleep(5);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.patch(DOC, ops(set("doc", "t", "State v1"), add(record("task", "t2", "Two", "->depends", "t1"))), "agent-b", null, null);
-    Thread.sleep(5);
+    time.advance(java.time.Duration.ofSeconds(1));
     store.patch(DOC, ops(set("t1", "x", "completed")), "agent-c", "2026-01-05T00:00:00Z", null);
     history = store.read(DOC);
+    time.advance(java.time.Duration.ofSeconds(1)); // every revision is settled by now
   }
 
   String recorded(int rev) {

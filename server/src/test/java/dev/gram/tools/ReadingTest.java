@@ -34,10 +34,15 @@ abstract class ReadingTest {
     return new String[0];
   }
 
+  /** The clock revisions are recorded by: a class that needs distinct times sets them by hand. */
+  java.time.Clock clock() {
+    return java.time.Clock.systemUTC();
+  }
+
   @BeforeAll
   void startServer() throws IOException {
     dir = Files.createTempDirectory("gram-reading-");
-    server = GramTestServer.start(dir.resolve("vault"), serverOptions());
+    server = GramTestServer.start(dir.resolve("vault"), clock(), serverOptions());
     store = StoreWrites.on(server);
   }
 
@@ -82,6 +87,15 @@ abstract class ReadingTest {
   static void assertFitsBudget(JsonObject answer) {
     assertThat(answer.encode().getBytes(StandardCharsets.UTF_8).length)
         .as("answer size").isLessThanOrEqualTo(ResponseBudget.BYTES);
+  }
+
+  /** As {@link #assertError(ToolResult, String, String)}, collected with the other checks of a test. */
+  static void assertError(org.assertj.core.api.SoftAssertions softly, ToolResult r, String code, String message) {
+    softly.assertThat(r.isError()).as("expected %s, got %s", code, r.structured().encode()).isTrue();
+    softly.assertThat(r.code()).as("code of %s", r.structured().encode()).isEqualTo(code);
+    if (message != null) {
+      softly.assertThat(r.message()).isEqualTo(message);
+    }
   }
 
   static void assertError(ToolResult r, String code, String message) {

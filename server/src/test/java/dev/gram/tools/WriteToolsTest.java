@@ -103,39 +103,44 @@ class WriteToolsTest {
         .contains("::summary\nline one\n\\::end\nline three\n::end\n").contains("\neff 2026-10-01\n");
   }
 
+  /** Each way a create is refused, checked on its own: the code, the message, and no file written. */
   @Test
-  void createErrors() throws Exception {
+  void aRefusedCreateSaysWhyAndWritesNothing() throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
     create("p/a.gram", "x");
     byte[] before = Files.readAllBytes(vault.resolve("p/a.gram"));
     ToolResult exists = gram.call("gram_create", new JsonObject().put("path", "p/a.gram").put("base_revision", (Object) null).put("title", "T").put("content", "other"));
-    assertThat(exists.code()).isEqualTo("STALE_REVISION");
-    assertThat(exists.message()).isEqualTo("Create target already exists");
-    assertThat(Files.readAllBytes(vault.resolve("p/a.gram"))).isEqualTo(before);
+    softly.assertThat(exists.code()).isEqualTo("STALE_REVISION");
+    softly.assertThat(exists.message()).isEqualTo("Create target already exists");
+    softly.assertThat(Files.readAllBytes(vault.resolve("p/a.gram"))).isEqualTo(before);
 
     ToolResult missingBase = gram.call("gram_create", new JsonObject().put("path", "p/b.gram").put("title", "T").put("content", ""));
-    assertThat(missingBase.code()).isEqualTo("E_CAS_REQUIRED");
-    assertThat(missingBase.message()).isEqualTo("Create requires explicit null base_revision");
+    softly.assertThat(missingBase.code()).isEqualTo("E_CAS_REQUIRED");
+    softly.assertThat(missingBase.message()).isEqualTo("Create requires explicit null base_revision");
     ToolResult nonNullBase = gram.call("gram_create", new JsonObject().put("path", "p/b.gram").put("base_revision", 0).put("title", "T").put("content", ""));
-    assertThat(nonNullBase.code()).isEqualTo("E_CAS_REQUIRED");
+    softly.assertThat(nonNullBase.code()).isEqualTo("E_CAS_REQUIRED");
 
     ToolResult unknownArgument = gram.call("gram_create", new JsonObject().put("path", "p/b.gram").put("base_revision", (Object) null).put("title", "T").put("content", "").put("colour", "red"));
-    assertThat(unknownArgument.code()).isEqualTo("E_ARGUMENT");
-    assertThat(unknownArgument.message()).isEqualTo("Unknown argument colour");
-    assertThat(vault.resolve("p/b.gram")).doesNotExist();
+    softly.assertThat(unknownArgument.code()).isEqualTo("E_ARGUMENT");
+    softly.assertThat(unknownArgument.message()).isEqualTo("Unknown argument colour");
+    softly.assertThat(vault.resolve("p/b.gram")).doesNotExist();
 
     ToolResult absolute = gram.call("gram_create", new JsonObject().put("path", "/tmp/x.gram").put("base_revision", (Object) null).put("title", "T").put("content", ""));
-    assertThat(absolute.code()).isEqualTo("E_PATH");
-    assertThat(absolute.message()).isEqualTo("Absolute paths are outside the approved folder");
+    softly.assertThat(absolute.code()).isEqualTo("E_PATH");
+    softly.assertThat(absolute.message()).isEqualTo("Absolute paths are outside the approved folder");
     ToolResult notGram = gram.call("gram_create", new JsonObject().put("path", "p/readme.md").put("base_revision", (Object) null).put("title", "T").put("content", ""));
-    assertThat(notGram.code()).isEqualTo("E_ARGUMENT");
+    softly.assertThat(notGram.code()).isEqualTo("E_ARGUMENT");
     ToolResult badRecord = gram.call("gram_create", new JsonObject().put("path", "p/c.gram").put("base_revision", (Object) null).put("title", "T")
         .put("content", new JsonObject().put("records", new JsonArray().add(new JsonObject().put("type", "spaceship").put("id", "s")))));
-    assertThat(badRecord.code()).isEqualTo("E_ARGUMENT");
-    assertThat(vault.resolve("p/c.gram")).doesNotExist();
+    softly.assertThat(badRecord.code()).isEqualTo("E_ARGUMENT");
+    softly.assertThat(vault.resolve("p/c.gram")).doesNotExist();
+    softly.assertAll();
   }
 
+  /** Every patch operation in turn; the file is checked once they all ran, each expectation on its own. */
   @Test
-  void eachPatchOperation() throws Exception {
+  void everyPatchOperationWritesWhatItSays() throws Exception {
+    org.assertj.core.api.SoftAssertions softly = new org.assertj.core.api.SoftAssertions();
     JsonObject doc = create("p/ops.gram", "# Intro\n\nFirst paragraph.\n\n# Later\n\nLast words.").getJsonObject("doc");
     doc = patch("p/ops.gram", doc, "add", op("{\"op\":\"add\",\"record\":{\"type\":\"decision\",\"id\":\"d1\",\"fields\":{\"t\":[\"Choose\"],\"tag\":[\"a\"]}}}"),
         op("{\"op\":\"add\",\"record\":{\"type\":\"event\",\"id\":\"ev1\",\"fields\":{\"t\":[\"Shipped\"],\"at\":[\"2026-10-02\"]}}}")).ok().getJsonObject("doc");
@@ -149,11 +154,11 @@ class WriteToolsTest {
         op("{\"op\":\"link\",\"entity\":\"ev1\",\"link\":[\"related\",\"d1\"]}")).ok().getJsonObject("doc");
     doc = patch("p/ops.gram", doc, "unlink", op("{\"op\":\"unlink\",\"entity\":\"ev1\",\"predicate\":\"related\",\"target\":\"d1\"}")).ok().getJsonObject("doc");
     JsonObject relAnswer = patch("p/ops.gram", doc, "rel", op("{\"op\":\"rel\",\"id\":\"r1\",\"from\":\"d1\",\"predicate\":\"depends\",\"to\":\"ev1\"}")).ok();
-    assertThat(relAnswer.getJsonArray("created").getList()).containsExactly("r1");
+    softly.assertThat(relAnswer.getJsonArray("created").getList()).containsExactly("r1");
     doc = relAnswer.getJsonObject("doc");
     String file = checkpointedFile("p/ops.gram");
     String top = file.substring(0, file.indexOf("@history"));
-    assertThat(top).contains("\nDEC d1\nt Choose\ntag b\nd why\n::reason\nBecause.\n::end\n")
+    softly.assertThat(top).contains("\nDEC d1\nt Choose\ntag b\nd why\n::reason\nBecause.\n::end\n")
         .contains("\nEVT ev1\nt Shipped\nat 2026-10-02\n-> implements d1\n\n")
         .contains("\nREL r1\nfrom d1\nrel depends\nto ev1\n")
         .doesNotContain("view document");
@@ -161,8 +166,9 @@ class WriteToolsTest {
     top = checkpointedFile("p/ops.gram");
     top = top.substring(0, top.indexOf("@history"));
     // del takes the record's links and REL edges with it.
-    assertThat(top).doesNotContain("DEC d1").doesNotContain("-> implements d1").doesNotContain("REL r1");
-    assertThat(doc.getInteger("rev")).isEqualTo(10);
+    softly.assertThat(top).doesNotContain("DEC d1").doesNotContain("-> implements d1").doesNotContain("REL r1");
+    softly.assertThat(doc.getInteger("rev")).isEqualTo(10);
+    softly.assertAll();
   }
 
   @Test

@@ -78,6 +78,9 @@ final class DiskProvider extends FileSystemProvider {
       SimulatedDisk.IoAction<FileChannel> open) throws IOException {
     boolean append = options.contains(StandardOpenOption.APPEND);
     boolean write = append || options.contains(StandardOpenOption.WRITE);
+    if (!write) {
+      fs.disk().beforeRead(r);
+    }
     return fs.disk().open(fs, r, write, options.contains(StandardOpenOption.CREATE),
         options.contains(StandardOpenOption.CREATE_NEW), options.contains(StandardOpenOption.TRUNCATE_EXISTING),
         append, open);
@@ -88,6 +91,7 @@ final class DiskProvider extends FileSystemProvider {
       throws IOException {
     fs.checkAlive();
     Path r = real(dir);
+    fs.disk().beforeRead(r);
     DirectoryStream<Path> s = REAL.newDirectoryStream(r, p -> filter.accept(fs.wrap(p)));
     return DiskDirectoryStream.of(fs, r, s);
   }

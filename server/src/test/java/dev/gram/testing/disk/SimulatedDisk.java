@@ -89,6 +89,7 @@ public final class SimulatedDisk {
   private long fsyncsFailed;
   /** Faults of writes and renames, by file name: the operation fails with the message, changing nothing. */
   private final List<Fault> faults = new ArrayList<>();
+  private volatile Hold readHold;
 
   private record Fault(String op, Predicate<String> name, String message, int[] left) {}
   private volatile long fsyncLatencyNanos;
@@ -230,6 +231,53 @@ public final class SimulatedDisk {
   /** The next {@code times} renames onto a name that passes {@code which} fail with {@code message}. */
   public synchronized void failRenames(Predicate<String> which, String message, int times) {
     faults.add(new Fault("rename", which, message, new int[] {times}));
+  }
+
+  /**
+   * A read held at a point the test chose: the code under test stops there ({@link #reached}) until
+   * the test {@link #release}s it. A forced interleaving, instead of a sleep hoping for one.
+   */
+  public static final class Hold {
+    private final Predicate<String> which;
+    private final java.util.concurrent.CountDownLatch reached = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+
+    Hold(Predicate<String> which) {
+      this.which = which;
+    }
+
+    /** Waits until a read has reached the hold; false when none did in time. */
+    public boolean reached(java.time.Duration within) throws InterruptedException {
+      return reached.await(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    public void release() {
+      released.countDown();
+    }
+  }
+
+  /**
+   * The next reads (file opens for reading, folder listings) of a file or folder whose name passes
+   * {@code which} wait until the hold is released.
+   */
+  public Hold holdReads(Predicate<String> which) {
+    Hold h = new Hold(which);
+    readHold = h;
+    return h;
+  }
+
+  /** Called before a read opens a file or lists a folder: waits while a hold holds it (outside the disk's lock). */
+  void beforeRead(Path real) throws IOException {
+    Hold h = readHold;
+    if (h != null && h.released.getCount() > 0 && h.which.test(nameOf(real))) {
+      h.reached.countDown();
+      try {
+        h.released.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("held read interrupted");
+      }
+    }
   }
 
   /** No more injected faults of writes and renames. */

@@ -1,0 +1,48 @@
+package dev.gram.store;
+
+import dev.gram.format.History;
+import dev.gram.format.HistoryCodec;
+import dev.gram.format.LineDiff;
+import dev.gram.format.Revision;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Revisions another node committed (or a dead node's log holds), laid onto this copy's history:
+ * each must be the next revision and chain onto the head; one already held is skipped; one that
+ * cannot join is kept aside, never dropped. Pure: the actor parses, verifies and publishes.
+ *
+ * @param history the history with every revision that joined
+ * @param lines the new head's text as lines, or null when none joined
+ * @param joined the revisions that joined, in order
+ * @param aside the revisions that could not join
+ */
+record FollowedRevisions(History history, List<String> lines, List<Revision> joined, List<Revision> aside) {
+
+  static FollowedRevisions onto(History h, List<Revision> revisions) {
+    List<String> lines = null;
+    List<Revision> joined = new ArrayList<>();
+    List<Revision> aside = new ArrayList<>();
+    for (Revision r : revisions) {
+      if (r.rev() <= h.headRev()) {
+        if (!h.revision(r.rev()).chain().equals(r.chain())) {
+          aside.add(r);
+        }
+        continue;
+      }
+      if (r.rev() != h.headRev() + 1 || !HistoryCodec.chain(h.head().chain(), r).equals(r.chain())) {
+        aside.add(r);
+        continue;
+      }
+      try {
+        lines = LineDiff.apply(lines == null ? h.headLines() : lines, r.delta());
+      } catch (IllegalArgumentException e) {
+        aside.add(r);
+        continue;
+      }
+      h = h.append(r, lines);
+      joined.add(r);
+    }
+    return new FollowedRevisions(h, lines, joined, aside);
+  }
+}
