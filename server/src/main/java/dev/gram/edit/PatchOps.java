@@ -41,9 +41,9 @@ import java.util.regex.Pattern;
  * placements, the links in this document that point at it, and the REL edges that start or end at
  * it; links from other documents are left as they are and read as unresolved.
  *
- * <p>Why one class of about 500 lines: it is the one definition of what each patch operation means,
+ * <p>Why one class of about 420 lines: it is the one definition of what each patch operation means,
  * a method per operation behind one switch, sharing the same argument checks; an agent's
- * operation is defined in exactly one place.
+ * operation is defined in exactly one place. Where a block goes in the body is {@link BodyEdits}'s.
  */
 public final class PatchOps implements PatchEngine {
 
@@ -158,21 +158,9 @@ public final class PatchOps implements PatchEngine {
     }
 
     private void placeRecord(String id, Object place, String where) {
-      List<String> blocks = blocks();
-      int at;
-      if ("end".equals(place)) {
-        at = blocks.size();
-      } else if ("start".equals(place)) {
-        at = 0;
-      } else if (place instanceof JsonObject p) {
-        Args.allowOnly(p, Set.of("after", "before", "section"), where + " place");
-        at = position(p, where + " place");
-      } else {
-        throw Args.bad(where, "place is \"end\", {after: id}, {before: id} or {section: heading}");
-      }
-      blocks.add(at, "[[" + id + "]]");
-      setBody(Body.join(blocks));
+      setBody(BodyEdits.place(doc.body(), "[[" + id + "]]", place, where));
     }
+
 
     private void delete(JsonObject op, String where) {
       String id = Args.string(op, "entity", where);
@@ -371,14 +359,6 @@ public final class PatchOps implements PatchEngine {
 
     // ---------------------------------------------------------------- body
 
-    private List<String> blocks() {
-      List<String> out = new ArrayList<>();
-      for (BodyNode n : Body.blocksWithoutIds(doc.body())) {
-        out.add(n.md());
-      }
-      return out;
-    }
-
     private void setBody(String text) {
       Entity owner = doc.owner().withBlock(Block.RICH, text.isEmpty() ? null : text);
       doc = doc.withOwner(owner);
@@ -402,101 +382,20 @@ public final class PatchOps implements PatchEngine {
       return text;
     }
 
-    /** The block index an {after|before|section|at} object points to. */
-    private int position(JsonObject p, String where) {
-      Body body = Body.parse(doc.body());
-      int given = 0;
-      for (String k : List.of("after", "before", "section", "at")) {
-        if (p.containsKey(k)) {
-          given++;
-        }
-      }
-      if (given != 1) {
-        throw Args.bad(where, "give exactly one of after, before, section or at");
-      }
-      if (p.containsKey("at")) {
-        String at = Args.string(p, "at", where);
-        return switch (at) {
-          case "start" -> 0;
-          case "end" -> body.nodes().size();
-          default -> throw Args.bad(where, "at is start or end");
-        };
-      }
-      if (p.containsKey("section")) {
-        String s = Args.string(p, "section", where);
-        Body.Section section = body.section(s);
-        if (section == null) {
-          throw Args.bad(where, "no heading " + s + " in the body");
-        }
-        return body.indexOf(section.last()) + 1;
-      }
-      boolean after = p.containsKey("after");
-      String id = Args.string(p, after ? "after" : "before", where);
-      BodyNode n = locate(body, id, where);
-      int i = body.indexOf(n);
-      return after ? i + 1 : i;
-    }
-
-    private BodyNode locate(Body body, String id, String where) {
-      BodyNode n = body.node(id);
-      if (n == null) {
-        n = body.placement(id);
-      }
-      if (n == null) {
-        throw Args.bad(where, "no body node or placed record " + id + " (gram_get outline lists node ids)");
-      }
-      return n;
-    }
-
     private void insert(JsonObject op, String where) {
-      String md = bodyText(op, where, false);
-      int at = op.containsKey("after") || op.containsKey("before") || op.containsKey("section") || op.containsKey("at")
-          ? position(positionArgs(op), where)
-          : Body.parse(doc.body()).nodes().size();
-      List<String> blocks = blocks();
-      blocks.add(at, md);
-      setBody(Body.join(blocks));
-    }
-
-    private static JsonObject positionArgs(JsonObject op) {
-      JsonObject p = new JsonObject();
-      for (String k : List.of("after", "before", "section", "at")) {
-        if (op.containsKey(k)) {
-          p.put(k, op.getValue(k));
-        }
-      }
-      return p;
+      setBody(BodyEdits.insert(doc.body(), bodyText(op, where, false), op, where));
     }
 
     private void replace(JsonObject op, String where) {
-      Body body = Body.parse(doc.body());
-      BodyNode n = locate(body, Args.string(op, "node", where), where);
-      String md = bodyText(op, where, true);
-      List<String> blocks = blocks();
-      blocks.set(body.indexOf(n), md);
-      setBody(Body.join(blocks));
+      setBody(BodyEdits.replace(doc.body(), Args.string(op, "node", where), bodyText(op, where, true), where));
     }
 
     private void drop(JsonObject op, String where) {
-      Body body = Body.parse(doc.body());
-      BodyNode n = locate(body, Args.string(op, "node", where), where);
-      List<String> blocks = blocks();
-      blocks.remove(body.indexOf(n));
-      setBody(Body.join(blocks));
+      setBody(BodyEdits.drop(doc.body(), Args.string(op, "node", where), where));
     }
 
     private void move(JsonObject op, String where) {
-      Body body = Body.parse(doc.body());
-      BodyNode n = locate(body, Args.string(op, "node", where), where);
-      int from = body.indexOf(n);
-      int to = position(positionArgs(op), where);
-      List<String> blocks = blocks();
-      String md = blocks.remove(from);
-      if (to > from) {
-        to--;
-      }
-      blocks.add(to, md);
-      setBody(Body.join(blocks));
+      setBody(BodyEdits.move(doc.body(), Args.string(op, "node", where), op, where));
     }
   }
 

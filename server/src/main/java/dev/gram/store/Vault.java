@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * document on first use, and writes wait for the scan because a request_id must be checked against
  * every document. Faults are not injected here: tests run the vault on a simulated disk that fails,
  * or loses power, as told.
+ *
+ * <p>Why a facade of about 400 lines: it is the store's one public face (readers, writers, the
+ * server's lifecycle, the cluster's follow and take-over, metrics); each method delegates to the
+ * part that does the work.
  */
 public final class Vault implements DocumentReader, DocumentWriter {
   private static final Logger LOG = LoggerFactory.getLogger(Vault.class);
