@@ -48,7 +48,7 @@ public final class Credentials implements Authenticator {
     }
     return Future.failedFuture(
         new Refusal(401, agents != null ? "unknown_agent" : "invalid_token",
-            oauth != null ? oauth.challenge() : "Bearer error=\"invalid_token\"",
+            oauth != null ? oauth.invalidChallenge() : "Bearer error=\"invalid_token\"",
             "the bearer token is not one this server knows (revoked, mistyped, or for another server)"));
   }
 

@@ -33,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * <p>At start the issuer's metadata is discovered (RFC 8414 at the well-known path inserted
  * before the issuer's path, then OpenID Connect discovery at both places), its {@code issuer}
  * must be exactly the configured one, and its {@code jwks_uri} is fetched. Signing keys are kept
- * until a token names a key id they do not hold: then the set is fetched again (at most once in
- * {@value #REFRESH_SPACING_MS} ms, one fetch shared by every waiting request) and the token checked
- * once more. Signatures are checked by Vert.x's JWT support ({@code vertx-auth-jwt}); symmetric
+ * until a token names a key id they do not hold: then the set is fetched again and the token
+ * checked once more. Fetches are at least {@value #REFRESH_SPACING_MS} ms apart (a token that comes
+ * sooner waits for the next one), and one fetch serves every request waiting for it, so tokens
+ * with made-up key ids cannot make the server hammer the issuer. Signatures are checked by Vert.x's JWT support ({@code vertx-auth-jwt}); symmetric
  * keys a JWKS might carry are left out, and a token is never checked without at least one key
  * (which would accept unsigned tokens).
  *
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class OAuthResource {
   private static final Logger LOG = LoggerFactory.getLogger(OAuthResource.class);
-  static final long REFRESH_SPACING_MS = 10_000;
+  static final long REFRESH_SPACING_MS = 3_000;
   private static final long LEEWAY_SECONDS = 10;
   private static final int TIMEOUT_MS = 10_000;
 
@@ -132,14 +133,32 @@ public final class OAuthResource {
         .map(body -> body.toJsonObject());
   }
 
-  /** Fetches the signing keys again; concurrent callers share one fetch. */
-  private synchronized Future<Void> refresh() {
+  /** Fetches the signing keys now (at start). */
+  private Future<Void> refresh() {
+    return refresh(0);
+  }
+
+  /**
+   * Fetches the signing keys again, no sooner than {@code spacing} ms after the last fetch;
+   * concurrent callers share one fetch.
+   */
+  private synchronized Future<Void> refresh(long spacing) {
     if (refreshing != null) {
       return refreshing;
     }
-    lastRefresh = System.currentTimeMillis();
     Promise<Void> done = Promise.promise();
     refreshing = done.future();
+    long wait = Math.max(0, lastRefresh + spacing - System.currentTimeMillis());
+    if (wait == 0) {
+      fetchKeys(done);
+    } else {
+      vertx.setTimer(wait, t -> fetchKeys(done));
+    }
+    return done.future();
+  }
+
+  private void fetchKeys(Promise<Void> done) {
+    lastRefresh = System.currentTimeMillis();
     getJson(http, jwksUri)
         .map(this::verifierOf)
         .onComplete(ar -> {
@@ -155,7 +174,6 @@ public final class OAuthResource {
                 + ar.cause().getMessage()));
           }
         });
-    return done.future();
   }
 
   private JWTAuth verifierOf(JsonObject jwks) {
@@ -186,10 +204,9 @@ public final class OAuthResource {
     return v.authenticate(new TokenCredentials(credential))
         .map(user -> user.attributes().getJsonObject("accessToken"))
         .recover(e -> {
-          if (e instanceof NoSuchKeyIdException && mayRefresh
-              && System.currentTimeMillis() - lastRefresh >= REFRESH_SPACING_MS) {
+          if (e instanceof NoSuchKeyIdException && mayRefresh) {
             // A key the issuer added since: fetch the set again and check once more.
-            return refresh().transform(ar -> verify(credential, false));
+            return refresh(REFRESH_SPACING_MS).transform(ar -> verify(credential, false));
           }
           return Future.failedFuture(refusal(e));
         });
@@ -268,6 +285,11 @@ public final class OAuthResource {
   private Refusal invalid(String reason, String message) {
     return Bearer.invalid("Bearer error=\"invalid_token\", error_description=\"" + message + "\", resource_metadata=\""
         + settings.metadataUrl() + "\"", reason, message);
+  }
+
+  /** The challenge of a credential that is not a token of this issuer's. */
+  String invalidChallenge() {
+    return "Bearer error=\"invalid_token\", resource_metadata=\"" + settings.metadataUrl() + "\"";
   }
 
   /** The challenge of a request without a token: where the metadata is and what to ask for. */
