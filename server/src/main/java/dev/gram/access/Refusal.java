@@ -12,12 +12,24 @@ public final class Refusal extends RuntimeException {
   private final int status;
   private final String reason;
   private final String challenge;
+  private final String agent;
 
   public Refusal(int status, String reason, String challenge, String message) {
+    this(status, reason, challenge, message, null);
+  }
+
+  /** @param agent the agent the credential named (a valid token without this server's scopes), or null */
+  public Refusal(int status, String reason, String challenge, String message, String agent) {
     super(message, null, false, false);
     this.status = status;
     this.reason = reason;
     this.challenge = challenge;
+    this.agent = agent;
+  }
+
+  /** The agent the refused credential named, or null when it proved no name. */
+  public String agent() {
+    return agent;
   }
 
   /** 401 or 403. */

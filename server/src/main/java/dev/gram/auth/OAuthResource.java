@@ -262,7 +262,7 @@ public final class OAuthResource {
           "Bearer error=\"insufficient_scope\", scope=\"" + OAuthSettings.READ + "\", resource_metadata=\""
               + settings.metadataUrl() + "\", error_description=\"the token grants none of this server's scopes\"",
           "the token grants none of this server's scopes (" + OAuthSettings.READ + ", " + OAuthSettings.WRITE
-              + ", gram:read:<folder>, gram:write:<folder>)");
+              + ", gram:read:<folder>, gram:write:<folder>)", agent);
     }
     return Identity.named(agent, Identity.Kind.OAUTH, () -> approvals, Instant.ofEpochSecond(exp.longValue()));
   }

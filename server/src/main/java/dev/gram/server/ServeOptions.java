@@ -94,8 +94,9 @@ public final class ServeOptions {
   String port;
 
   @Option(names = "--token", paramLabel = "<secret>", order = 16,
-      description = "bearer token required on every HTTP request but /healthz (also "
-          + ServerConfig.TOKEN_ENV + "); required when --host is not a loopback address")
+      description = "one shared bearer token for every HTTP request but /healthz (also "
+          + ServerConfig.TOKEN_ENV + "): its holder reaches everything and is named by its client."
+          + " A non-loopback --host needs this, --agents or --oauth-issuer")
   String token;
 
   @Option(names = "--agents", paramLabel = "<file>", order = 25,

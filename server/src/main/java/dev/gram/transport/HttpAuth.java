@@ -86,8 +86,8 @@ final class HttpAuth implements Handler<RoutingContext> {
 
   private void refuse(RoutingContext ctx, Refusal refusal) {
     metrics.refused(refusal.reason());
-    LOG.info("refused {} {} (HTTP {}): {}", ctx.request().method(), ctx.request().path(), refusal.status(),
-        refusal.reason());
+    LOG.info("refused {} {} for agent {} (HTTP {}): {}", ctx.request().method(), ctx.request().path(),
+        refusal.agent() == null ? "(unknown)" : refusal.agent(), refusal.status(), refusal.reason());
     ctx.request().resume();
     if (ctx.response().ended()) {
       return;
