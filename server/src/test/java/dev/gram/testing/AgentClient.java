@@ -66,6 +66,16 @@ public abstract class AgentClient implements AutoCloseable {
   @Override
   public void close() {}
 
+  /** The legacy era's way: one {@code resources/subscribe} per URI. */
+  void subscribeEach(java.util.List<String> uris) {
+    for (String uri : uris) {
+      JsonObject answer = request("resources/subscribe", new JsonObject().put("uri", uri));
+      if (answer.containsKey("error")) {
+        throw new AssertionError("subscribe " + uri + ": " + answer.encode());
+      }
+    }
+  }
+
   static String bearer(String token) {
     return "Bearer " + token;
   }
@@ -188,12 +198,7 @@ public abstract class AgentClient implements AutoCloseable {
       }
       HTTP.sendAsync(b.build(), HttpResponse.BodyHandlers.ofLines())
           .thenAccept(r -> readEvents(r.body(), (event, data) -> notifications.add(new JsonObject(data))));
-      for (String uri : uris) {
-        JsonObject answer = request("resources/subscribe", new JsonObject().put("uri", uri));
-        if (answer.containsKey("error")) {
-          throw new AssertionError("subscribe " + uri + ": " + answer.encode());
-        }
-      }
+      subscribeEach(uris);
     }
   }
 
@@ -337,12 +342,7 @@ public abstract class AgentClient implements AutoCloseable {
 
     @Override
     public void subscribe(java.util.List<String> uris) {
-      for (String uri : uris) {
-        JsonObject answer = request("resources/subscribe", new JsonObject().put("uri", uri));
-        if (answer.containsKey("error")) {
-          throw new AssertionError("subscribe " + uri + ": " + answer.encode());
-        }
-      }
+      subscribeEach(uris);
     }
   }
 
@@ -376,12 +376,7 @@ public abstract class AgentClient implements AutoCloseable {
 
     @Override
     public void subscribe(java.util.List<String> uris) {
-      for (String uri : uris) {
-        JsonObject answer = request("resources/subscribe", new JsonObject().put("uri", uri));
-        if (answer.containsKey("error")) {
-          throw new AssertionError("subscribe " + uri + ": " + answer.encode());
-        }
-      }
+      subscribeEach(uris);
     }
 
     @Override

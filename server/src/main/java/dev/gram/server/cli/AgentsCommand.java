@@ -55,6 +55,21 @@ final class AgentsCommand implements Callable<Integer> {
     }
   }
 
+  /** A change to the file that may be refused: one line on stderr and exit 1 when it is. */
+  interface Change {
+    void run() throws AgentsFile.BadFile, java.io.IOException;
+  }
+
+  static int attempt(CommandSpec spec, Change change) throws java.io.IOException {
+    try {
+      change.run();
+      return Exit.OK;
+    } catch (AgentsFile.BadFile e) {
+      spec.commandLine().getErr().println("gram-mcp: " + e.getMessage());
+      return Exit.FAILED;
+    }
+  }
+
   @Command(
       name = "add",
       mixinStandardHelpOptions = true,
@@ -90,14 +105,14 @@ final class AgentsCommand implements Callable<Integer> {
       String token = AgentsFile.newToken();
       AgentsFile.Agent agent =
           new AgentsFile.Agent(name, AgentsFile.digest(token), Approvals.of(approvals), AgentsFile.now());
-      try {
+      int added = attempt(spec, () -> {
         AgentsFile next = agents.read(true).with(agent);
         // The result must read back as a good file (the name's rules, above all) before it is written.
         AgentsFile.parse(agents.file, next.toJson().encode().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         next.write(agents.file);
-      } catch (AgentsFile.BadFile e) {
-        spec.commandLine().getErr().println("gram-mcp: " + e.getMessage());
-        return Exit.FAILED;
+      });
+      if (added != Exit.OK) {
+        return added;
       }
       PrintWriter out = spec.commandLine().getOut();
       out.println(token);
@@ -122,25 +137,21 @@ final class AgentsCommand implements Callable<Integer> {
     boolean json;
 
     @Override
-    public Integer call() {
-      AgentsFile file;
-      try {
-        file = agents.read(false);
-      } catch (AgentsFile.BadFile e) {
-        spec.commandLine().getErr().println("gram-mcp: " + e.getMessage());
-        return Exit.FAILED;
-      }
+    public Integer call() throws java.io.IOException {
       PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        out.println(file.toJson().encodePrettily());
-      } else {
-        for (AgentsFile.Agent a : file.agents()) {
-          out.println(String.format("%-24s %s%s", a.name(), a.approvals(),
-              a.added() == null ? "" : "  (added " + a.added() + ")"));
+      int listed = attempt(spec, () -> {
+        AgentsFile file = agents.read(false);
+        if (json) {
+          out.println(file.toJson().encodePrettily());
+        } else {
+          for (AgentsFile.Agent a : file.agents()) {
+            out.println(String.format("%-24s %s%s", a.name(), a.approvals(),
+                a.added() == null ? "" : "  (added " + a.added() + ")"));
+          }
         }
-      }
+      });
       out.flush();
-      return Exit.OK;
+      return listed;
     }
   }
 
@@ -159,14 +170,11 @@ final class AgentsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      try {
-        agents.read(false).without(name).write(agents.file);
-      } catch (AgentsFile.BadFile e) {
-        spec.commandLine().getErr().println("gram-mcp: " + e.getMessage());
-        return Exit.FAILED;
+      int revoked = attempt(spec, () -> agents.read(false).without(name).write(agents.file));
+      if (revoked == Exit.OK) {
+        spec.commandLine().getErr().println("gram-mcp: revoked " + name + " in " + agents.file);
       }
-      spec.commandLine().getErr().println("gram-mcp: revoked " + name + " in " + agents.file);
-      return Exit.OK;
+      return revoked;
     }
   }
 }
