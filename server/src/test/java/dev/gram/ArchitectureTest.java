@@ -14,9 +14,12 @@ import org.junit.jupiter.api.Test;
  * The layers of the server, as docs/architecture.md draws them, checked on the compiled classes:
  *
  * <pre>
- *   base, async                      the ground floor: any layer may use it; it uses none
+ *   base, async, access              the ground floor: any layer may use it; it uses none
+ *                                    (access, who may reach what, stands on base alone)
  *   format → edit → store → index → tools → protocol → transport → server
  *                         ↘ cluster ───────────────────────────────────↗
+ *                         ↘ gate (the store as one caller sees it) → tools
+ *   access → auth (credentials: token, agents file, OAuth) ──────────────→ server
  * </pre>
  *
  * <p>The cluster sits on the store and is wired in by the server alone: it implements the store's
@@ -56,11 +59,14 @@ class ArchitectureTest {
         .consideringOnlyDependenciesInLayers()
         .layer("Base").definedBy("dev.gram.base..")
         .layer("Async").definedBy("dev.gram.async..")
+        .layer("Access").definedBy("dev.gram.access..")
         .layer("Format").definedBy("dev.gram.format..")
         .layer("Edit").definedBy("dev.gram.edit..")
         .layer("Store").definedBy("dev.gram.store..")
         .layer("Cluster").definedBy("dev.gram.cluster..")
         .layer("Index").definedBy("dev.gram.index..")
+        .layer("Gate").definedBy("dev.gram.gate..")
+        .layer("Auth").definedBy("dev.gram.auth..")
         .layer("ToolSpi").definedBy("dev.gram.tools.spi..")
         .layer("Tools").definedBy("dev.gram.tools", "dev.gram.tools.support..", "dev.gram.tools.resources..")
         .layer("Protocol").definedBy("dev.gram.protocol..")
@@ -68,17 +74,21 @@ class ArchitectureTest {
         .layer("Server").definedBy("dev.gram.server..")
         .whereLayer("Base").mayNotAccessAnyLayer()
         .whereLayer("Async").mayOnlyAccessLayers("Base")
+        .whereLayer("Access").mayOnlyAccessLayers("Base")
         .whereLayer("Format").mayOnlyAccessLayers("Base")
         .whereLayer("Edit").mayOnlyAccessLayers("Base", "Format")
         .whereLayer("Store").mayOnlyAccessLayers("Base", "Async", "Format", "Edit")
         .whereLayer("Cluster").mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store")
         .whereLayer("Cluster").mayOnlyBeAccessedByLayers("Server")
         .whereLayer("Index").mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store")
-        .whereLayer("ToolSpi").mayOnlyAccessLayers("Base", "Async")
+        .whereLayer("Gate").mayOnlyAccessLayers("Base", "Async", "Access", "Format", "Store")
+        .whereLayer("Auth").mayOnlyAccessLayers("Base", "Async", "Access")
+        .whereLayer("Auth").mayOnlyBeAccessedByLayers("Server")
+        .whereLayer("ToolSpi").mayOnlyAccessLayers("Base", "Async", "Access")
         .whereLayer("Tools")
-        .mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store", "Index", "ToolSpi")
-        .whereLayer("Protocol").mayOnlyAccessLayers("Base", "Async", "ToolSpi")
-        .whereLayer("Transport").mayOnlyAccessLayers("Base", "Async", "Protocol")
+        .mayOnlyAccessLayers("Base", "Async", "Access", "Format", "Edit", "Store", "Index", "Gate", "ToolSpi")
+        .whereLayer("Protocol").mayOnlyAccessLayers("Base", "Async", "Access", "ToolSpi")
+        .whereLayer("Transport").mayOnlyAccessLayers("Base", "Async", "Access", "Protocol")
         .check(product);
   }
 

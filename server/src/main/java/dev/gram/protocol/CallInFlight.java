@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.access.Identity;
 import dev.gram.tools.spi.CallContext;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -18,6 +19,7 @@ final class CallInFlight implements CallContext, Channel.InFlight {
 
   private final Object id;
   private final String agent;
+  private final Identity caller;
   private final Object progressToken;
   private final Consumer<JsonObject> stream;
   private final Channel channel;
@@ -32,9 +34,15 @@ final class CallInFlight implements CallContext, Channel.InFlight {
    * @param stream where progress notifications go
    */
   CallInFlight(
-      Object id, String agent, Object progressToken, Consumer<JsonObject> stream, Channel channel) {
+      Object id,
+      String agent,
+      Identity caller,
+      Object progressToken,
+      Consumer<JsonObject> stream,
+      Channel channel) {
     this.id = id;
     this.agent = agent;
+    this.caller = caller;
     this.progressToken = progressToken;
     this.stream = stream;
     this.channel = channel;
@@ -57,6 +65,11 @@ final class CallInFlight implements CallContext, Channel.InFlight {
   @Override
   public String agent() {
     return agent;
+  }
+
+  @Override
+  public Identity caller() {
+    return caller;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.access.Identity;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ public final class Channel {
   private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
   private final ConcurrentMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
   private volatile Handshake handshake;
+  private volatile Identity caller = Identity.local();
   private volatile boolean initialized;
   private volatile boolean closed;
   private volatile long lastUsedMillis = System.currentTimeMillis();
@@ -54,6 +56,20 @@ public final class Channel {
 
   public String id() {
     return id;
+  }
+
+  /**
+   * Who calls on this channel: what the transport authenticated (the local caller unless it says
+   * otherwise). A legacy session's requests each prove it again; the latest proof is kept, so a
+   * session's subscriptions follow its current approvals.
+   */
+  public Identity caller() {
+    return caller;
+  }
+
+  /** Set by the transport once it has authenticated the request that uses this channel. */
+  public void caller(Identity caller) {
+    this.caller = caller == null ? Identity.local() : caller;
   }
 
   public Handshake handshake() {

@@ -62,9 +62,9 @@ public final class McpDispatcher {
     this.toolsList = new ToolsList(registry.tools(), info);
     this.running = new RunningTools(vertx);
     this.toolsCall = new ToolsCall(registry, new ToolResults(info), metrics, running);
-    this.subscriptions = new Subscriptions(info, served ? resources : null);
-    this.resources = served ? new ResourcesMethods(resources, info) : null;
-    this.prompts = served ? new PromptsMethods(prompts, info) : null;
+    this.subscriptions = new Subscriptions(info, served ? resources : null, metrics);
+    this.resources = served ? new ResourcesMethods(resources, info, metrics) : null;
+    this.prompts = served ? new PromptsMethods(prompts, info, metrics) : null;
   }
 
   /**
@@ -186,16 +186,16 @@ public final class McpDispatcher {
           yield Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.METHOD_ERROR));
         }
         yield switch (req.method()) {
-          case "resources/list" -> resources.list(req, Era.LEGACY);
+          case "resources/list" -> resources.list(req, Era.LEGACY, channel.caller());
           case "resources/templates/list" ->
-              Future.succeededFuture(resources.templates(req, Era.LEGACY));
-          case "resources/read" -> resources.read(req, Era.LEGACY);
+              Future.succeededFuture(resources.templates(req, Era.LEGACY, channel.caller()));
+          case "resources/read" -> resources.read(req, Era.LEGACY, channel.caller());
           case "resources/subscribe" ->
               Future.succeededFuture(subscriptions.subscribe(req, channel));
           case "resources/unsubscribe" ->
               Future.succeededFuture(subscriptions.unsubscribe(req, channel));
           case "prompts/list" -> Future.succeededFuture(prompts.list(req, Era.LEGACY));
-          case "prompts/get" -> Future.succeededFuture(prompts.get(req, Era.LEGACY));
+          case "prompts/get" -> Future.succeededFuture(prompts.get(req, Era.LEGACY, channel.caller()));
           default -> Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.METHOD_ERROR));
         };
       }
@@ -222,12 +222,12 @@ public final class McpDispatcher {
           yield Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.UNKNOWN_METHOD));
         }
         yield switch (req.method()) {
-          case "resources/list" -> resources.list(req, Era.MODERN);
+          case "resources/list" -> resources.list(req, Era.MODERN, channel.caller());
           case "resources/templates/list" ->
-              Future.succeededFuture(resources.templates(req, Era.MODERN));
-          case "resources/read" -> resources.read(req, Era.MODERN);
+              Future.succeededFuture(resources.templates(req, Era.MODERN, channel.caller()));
+          case "resources/read" -> resources.read(req, Era.MODERN, channel.caller());
           case "prompts/list" -> Future.succeededFuture(prompts.list(req, Era.MODERN));
-          case "prompts/get" -> Future.succeededFuture(prompts.get(req, Era.MODERN));
+          case "prompts/get" -> Future.succeededFuture(prompts.get(req, Era.MODERN, channel.caller()));
           default -> Future.succeededFuture(methodNotFound(req, Reply.ErrorKind.UNKNOWN_METHOD));
         };
       }

@@ -13,10 +13,12 @@ import java.util.Map;
 final class PromptsMethods {
   private final Prompts prompts;
   private final ServerInfo info;
+  private final Refusals refusals;
 
-  PromptsMethods(Prompts prompts, ServerInfo info) {
+  PromptsMethods(Prompts prompts, ServerInfo info, ProtocolMetrics metrics) {
     this.prompts = prompts;
     this.info = info;
+    this.refusals = new Refusals(metrics);
   }
 
   Reply list(JsonRpc.Request req, Era era) {
@@ -43,7 +45,7 @@ final class PromptsMethods {
     return Reply.result(req.id(), CacheHints.stable(new JsonObject().put("prompts", items), era, info));
   }
 
-  Reply get(JsonRpc.Request req, Era era) {
+  Reply get(JsonRpc.Request req, Era era, dev.gram.access.Identity caller) {
     if (!(req.params().getValue("name") instanceof String name)) {
       return ResourcesMethods.invalid(req, "name must be a string");
     }
@@ -62,8 +64,9 @@ final class PromptsMethods {
     }
     Prompts.Rendered rendered;
     try {
-      rendered = prompts.get(name, args);
+      rendered = prompts.as(caller).get(name, args);
     } catch (RuntimeException e) {
+      refusals.note("prompts/get " + name, caller, e);
       return ResourceErrors.of(req.id(), e);
     }
     JsonArray messages = new JsonArray();

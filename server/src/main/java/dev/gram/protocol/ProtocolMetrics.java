@@ -15,6 +15,12 @@ public interface ProtocolMetrics {
   /** A JSON-RPC error answered any request or message. */
   void protocolError(String method, int code);
 
+  /**
+   * A call or a request refused because the caller may not do it: {@code outside_approvals},
+   * {@code read_only}, or the reason an HTTP request's credential was refused.
+   */
+  default void refused(String reason) {}
+
   ProtocolMetrics NONE =
       new ProtocolMetrics() {
         @Override

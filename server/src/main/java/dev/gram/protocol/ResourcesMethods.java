@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.access.Identity;
 import dev.gram.tools.spi.Resources;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -13,18 +14,21 @@ import io.vertx.core.json.JsonObject;
 final class ResourcesMethods {
   private final Resources resources;
   private final ServerInfo info;
+  private final Refusals refusals;
 
-  ResourcesMethods(Resources resources, ServerInfo info) {
+  ResourcesMethods(Resources resources, ServerInfo info, ProtocolMetrics metrics) {
     this.resources = resources;
     this.info = info;
+    this.refusals = new Refusals(metrics);
   }
 
-  Future<Reply> list(JsonRpc.Request req, Era era) {
+  Future<Reply> list(JsonRpc.Request req, Era era, Identity caller) {
     Object cursor = req.params().getValue("cursor");
     if (cursor != null && !(cursor instanceof String)) {
       return Future.succeededFuture(invalid(req, "cursor must be a string"));
     }
     return resources
+        .as(caller)
         .list((String) cursor)
         .map(
             page -> {
@@ -48,17 +52,20 @@ final class ResourcesMethods {
               }
               return Reply.result(req.id(), CacheHints.documents(result, era, info));
             })
-        .otherwise(e -> ResourceErrors.of(req.id(), e));
+        .otherwise(e -> {
+          refusals.note("resources/list", caller, e);
+          return ResourceErrors.of(req.id(), e);
+        });
   }
 
-  Reply templates(JsonRpc.Request req, Era era) {
+  Reply templates(JsonRpc.Request req, Era era, Identity caller) {
     if (req.params().getValue("cursor") != null) {
       return Reply.error(
           req.id(), JsonRpc.INVALID_PARAMS, "Invalid params: unknown cursor",
           Reply.ErrorKind.METHOD_ERROR);
     }
     JsonArray items = new JsonArray();
-    for (Resources.ResourceTemplate t : resources.templates()) {
+    for (Resources.ResourceTemplate t : resources.as(caller).templates()) {
       items.add(
           new JsonObject()
               .put("uriTemplate", t.uriTemplate())
@@ -71,11 +78,12 @@ final class ResourcesMethods {
         req.id(), CacheHints.stable(new JsonObject().put("resourceTemplates", items), era, info));
   }
 
-  Future<Reply> read(JsonRpc.Request req, Era era) {
+  Future<Reply> read(JsonRpc.Request req, Era era, Identity caller) {
     if (!(req.params().getValue("uri") instanceof String uri)) {
       return Future.succeededFuture(invalid(req, "uri must be a string"));
     }
     return resources
+        .as(caller)
         .read(uri)
         .map(
             contents -> {
@@ -90,7 +98,10 @@ final class ResourcesMethods {
               JsonObject result = new JsonObject().put("contents", items);
               return Reply.result(req.id(), CacheHints.documents(result, era, info));
             })
-        .otherwise(e -> ResourceErrors.of(req.id(), e));
+        .otherwise(e -> {
+          refusals.note("resources/read", caller, e);
+          return ResourceErrors.of(req.id(), e);
+        });
   }
 
   static Reply invalid(JsonRpc.Request req, String message) {

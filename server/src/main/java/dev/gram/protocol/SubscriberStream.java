@@ -42,6 +42,7 @@ final class SubscriberStream implements Consumer<ResourceChange> {
   }
 
   private final Predicate<ResourceChange> wanted;
+  private final Predicate<ResourceChange> visible;
   private final boolean wantsListChanged;
   private final Outbound outbound;
   private final Delivery delivery;
@@ -64,6 +65,21 @@ final class SubscriberStream implements Consumer<ResourceChange> {
       boolean wantsListChanged,
       Outbound outbound,
       Delivery delivery) {
+    this(feed, wanted, c -> true, wantsListChanged, outbound, delivery);
+  }
+
+  /**
+   * @param visible whether the subscriber may hear of the change at all (its caller's approvals):
+   *     a change it may not see is neither delivered nor counted as a change of the list
+   */
+  SubscriberStream(
+      ChangeFeed feed,
+      Predicate<ResourceChange> wanted,
+      Predicate<ResourceChange> visible,
+      boolean wantsListChanged,
+      Outbound outbound,
+      Delivery delivery) {
+    this.visible = visible;
     this.wanted = wanted;
     this.wantsListChanged = wantsListChanged;
     this.outbound = outbound;
@@ -78,9 +94,12 @@ final class SubscriberStream implements Consumer<ResourceChange> {
   /** On the committing thread: constant work, never waits. */
   @Override
   public void accept(ResourceChange change) {
+    if (closed.get() || !visible.test(change)) {
+      return;
+    }
     boolean document = wanted.test(change);
     boolean list = wantsListChanged && change.kind().changesList();
-    if ((!document && !list) || closed.get()) {
+    if (!document && !list) {
       return;
     }
     synchronized (this) {

@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.access.Identity;
 import dev.gram.tools.spi.ResourceChange;
 import dev.gram.tools.spi.ResourceScope;
 import dev.gram.tools.spi.Resources;
@@ -30,17 +31,24 @@ import java.util.function.Consumer;
  * </ul>
  *
  * A URI ending in {@code /} watches a folder (new documents included); {@code gram://} the vault.
+ *
+ * <p>The caller's approvals apply twice: a URI it may not name is refused with {@code E_PATH} when
+ * it subscribes, and every change is checked against its approvals as they are at delivery, so a
+ * folder or vault subscription never tells of a document the caller may not read, and an agents
+ * file reloaded meanwhile (a folder taken away, an agent revoked) applies to the next change.
  */
 final class Subscriptions {
   private final ServerInfo info;
   private final Resources resources;
   private final Set<Listen> open = ConcurrentHashMap.newKeySet();
   private final Map<Channel, ChannelWatch> watches = new ConcurrentHashMap<>();
+  private final Refusals refusals;
 
   /** @param resources null when the server has none: listen is then only acknowledged and held */
-  Subscriptions(ServerInfo info, Resources resources) {
+  Subscriptions(ServerInfo info, Resources resources, ProtocolMetrics metrics) {
     this.info = info;
     this.resources = resources;
+    this.refusals = new Refusals(metrics);
   }
 
   /** Subscriptions alive now, both eras: for leak checks and metrics. */
@@ -71,8 +79,9 @@ final class Subscriptions {
               ResourcesMethods.invalid(req, "resourceSubscriptions must be an array of URIs"));
         }
         try {
-          scopes.add(resources.scope(u));
+          scopes.add(resources.as(channel.caller()).scope(u));
         } catch (RuntimeException e) {
+          refusals.note("subscriptions/listen", channel.caller(), e);
           return Future.succeededFuture(ResourceErrors.of(req.id(), e));
         }
         honoured.add(u);
@@ -112,11 +121,14 @@ final class Subscriptions {
           new SubscriberStream(
               resources.changes(),
               change -> covered(scopes, change),
+              change -> readable(channel, change),
               listChanged,
               out,
               (changes, list) -> {
                 for (ResourceChange c : changes) {
-                  out.accept(ResourceNotifications.updated(c, id));
+                  if (readable(channel, c)) {
+                    out.accept(ResourceNotifications.updated(c, id));
+                  }
                 }
                 if (list) {
                   out.accept(ResourceNotifications.listChanged(id));
@@ -127,6 +139,15 @@ final class Subscriptions {
       }
     }
     return sub.reply.future();
+  }
+
+  /**
+   * True when the channel's caller may read the changed document now: checked at every delivery,
+   * so approvals that changed since the subscription began (or a credential that expired) apply.
+   */
+  private static boolean readable(Channel channel, ResourceChange change) {
+    Identity caller = channel.caller();
+    return caller.approvals().mayRead(change.path()) && !caller.expired(java.time.Instant.now());
   }
 
   private static boolean covered(java.util.Collection<ResourceScope> scopes, ResourceChange change) {
@@ -189,8 +210,9 @@ final class Subscriptions {
     }
     ResourceScope scope;
     try {
-      scope = resources.scope(uri);
+      scope = resources.as(channel.caller()).scope(uri);
     } catch (RuntimeException e) {
+      refusals.note("resources/subscribe", channel.caller(), e);
       return ResourceErrors.of(req.id(), e);
     }
     ChannelWatch watch =
@@ -235,11 +257,15 @@ final class Subscriptions {
           new SubscriberStream(
               resources.changes(),
               change -> covered(scopes.values(), change),
+              change -> readable(channel, change),
               false,
               out,
               (changes, list) -> {
                 boolean listChanged = false;
                 for (ResourceChange c : changes) {
+                  if (!readable(channel, c)) {
+                    continue;
+                  }
                   out.accept(ResourceNotifications.updated(c, null));
                   listChanged |= c.kind().changesList();
                 }

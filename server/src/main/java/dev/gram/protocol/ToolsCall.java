@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.access.Identity;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.tools.spi.Tool;
@@ -29,6 +30,7 @@ final class ToolsCall {
   private final ToolResults results;
   private final ProtocolMetrics metrics;
   private final RunningTools running;
+  private final Refusals refusals;
 
   ToolsCall(
       ToolRegistry registry, ToolResults results, ProtocolMetrics metrics, RunningTools running) {
@@ -37,14 +39,16 @@ final class ToolsCall {
     this.results = results;
     this.metrics = metrics;
     this.running = running;
+    this.refusals = new Refusals(metrics);
   }
 
   /**
    * @param stream where the call's progress notifications go
-   * @param agent who the tool records as the author of what it writes
+   * @param client the name the client declared (or its transport's): the author recorded for a
+   *     caller that the transport could not name; an authenticated caller's own name wins
    */
   Future<Reply> call(
-      JsonRpc.Request req, Channel channel, Consumer<JsonObject> stream, String agent, Era era) {
+      JsonRpc.Request req, Channel channel, Consumer<JsonObject> stream, String client, Era era) {
     if (!(req.params().getValue("name") instanceof String name)) {
       return refuse(req, "Invalid params: name must be a string", null);
     }
@@ -68,7 +72,10 @@ final class ToolsCall {
           name, channel.transport(), System.nanoTime() - start, e.code().name(), false);
       return Future.succeededFuture(Reply.result(req.id(), results.error(e, era)));
     }
-    CallInFlight call = new CallInFlight(req.id(), agent, progressToken(req), stream, channel);
+    Identity caller = channel.caller();
+    String agent = caller.named() ? caller.name() : client;
+    CallInFlight call =
+        new CallInFlight(req.id(), agent, caller, progressToken(req), stream, channel);
     if (!channel.register(req.id(), call)) {
       return Future.succeededFuture(
           Reply.error(
@@ -78,7 +85,8 @@ final class ToolsCall {
               Reply.ErrorKind.INVALID_MESSAGE));
     }
     running.started();
-    run(tool, args, call).onComplete(done -> finish(req, name, era, channel, call, start, done));
+    run(registry.get(name, caller), args, call)
+        .onComplete(done -> finish(req, name, era, channel, call, start, done));
     return call.reply();
   }
 
@@ -129,6 +137,7 @@ final class ToolsCall {
           code = ErrorCode.E_CONTEXT_BUDGET.name();
         }
       } else {
+        refusals.note(name, call.caller(), done.cause());
         GramException e = ToolResults.toolError(name, done.cause());
         code = e.code().name();
         result = results.error(e, era);

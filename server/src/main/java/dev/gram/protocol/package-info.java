@@ -92,6 +92,15 @@
  * to the log. An answer over {@link dev.gram.base.ResponseBudget#BYTES} becomes {@code
  * E_CONTEXT_BUDGET}. Protocol faults (unknown tool, malformed request) are JSON-RPC errors.
  *
+ * <h2>Callers</h2>
+ *
+ * Every channel has a caller, a {@link dev.gram.access.Identity} the transport set. A tool call
+ * runs the tool the registry gives for that caller ({@code ToolRegistry.get(name, caller)}: for a
+ * restricted caller, the tool on its gate), and records the caller's proven name as the author,
+ * else the client's declared one. Resources and prompts are asked {@code as(caller)};
+ * subscriptions check the caller's approvals at every delivery. Calls the approvals refuse are
+ * counted and logged by {@code Refusals}.
+ *
  * <h2>Cancellation and shutdown</h2>
  *
  * Every call is registered on its channel under its request id. {@code notifications/cancelled}

@@ -66,6 +66,8 @@ public final class GramServer {
   private volatile HttpTransport http;
   private volatile StdioTransport stdio;
   private volatile Services services;
+  private volatile dev.gram.access.Authenticator authenticator = dev.gram.access.Authenticator.open();
+  private volatile io.vertx.core.json.JsonObject resourceMetadata;
   private Future<Void> stopping;
   /** The transports' deployment; stop() lets it finish first. */
   private volatile Future<Void> deployed = Future.succeededFuture();
@@ -150,8 +152,9 @@ public final class GramServer {
       GramServer server = new GramServer(vertx, config, metrics, clock);
       com.hazelcast.core.HazelcastInstance hz =
           clusterManager == null ? null : ClusterSetup.hazelcast(clusterManager);
-      return tools(server, hz)
-          .compose(tools -> server.deploy(new ToolRegistry(tools), in, out))
+      return server.credentials()
+          .compose(v -> tools(server, hz))
+          .compose(tools -> server.deploy(tools, in, out))
           .map(server)
           .recover(
               e ->
@@ -163,7 +166,7 @@ public final class GramServer {
    * The tools every transport serves, on one vault and one index. The vault's queued writes
    * finish before Vert.x closes (the shutdown hook).
    */
-  private static Future<List<Tool>> tools(GramServer server, com.hazelcast.core.HazelcastInstance hz) {
+  private static Future<ToolRegistry> tools(GramServer server, com.hazelcast.core.HazelcastInstance hz) {
     Services services;
     try {
       services = Services.start(server.vertx, server.config, server.clock, hz);
@@ -231,7 +234,53 @@ public final class GramServer {
           node::logsTakenOver);
       server.metrics.gauge("gram.cluster.revisions.taken.over", "Revisions those logs held", node::revisionsTakenOver);
     }
-    return Future.succeededFuture(services.tools().tools());
+    return Future.succeededFuture(services.tools());
+  }
+
+  /**
+   * Who may call over HTTP, from the flags: the agents file (a bad one stops the start with one
+   * line naming it and the fault), the OAuth issuer (discovered now; unreachable, the start stops),
+   * the shared token; with none of them, the local caller, narrowed by {@code --approve}.
+   */
+  private Future<Void> credentials() {
+    ServerConfig.Auth auth = config.auth();
+    dev.gram.access.Identity local = dev.gram.access.Identity.local(auth.localApprovals());
+    dev.gram.auth.AgentDirectory agents = null;
+    if (auth.agents() != null) {
+      try {
+        agents = dev.gram.auth.AgentDirectory.load(auth.agents());
+      } catch (dev.gram.auth.AgentsFile.BadFile e) {
+        return Future.failedFuture(new StartupChecks.StartupException(e.getMessage()));
+      }
+      agents.watch(vertx, AGENTS_RELOAD_MS);
+    }
+    Future<dev.gram.auth.OAuthResource> oauth = Future.succeededFuture();
+    if (auth.oauthIssuer() != null) {
+      oauth = dev.gram.auth.OAuthResource.start(vertx,
+              new dev.gram.auth.OAuthSettings(auth.oauthIssuer(), auth.resource(), auth.agentClaims()))
+          .recover(e -> Future.failedFuture(new StartupChecks.StartupException(e.getMessage())));
+    }
+    dev.gram.auth.AgentDirectory agentsFile = agents;
+    return oauth.map(o -> {
+      dev.gram.auth.Credentials credentials = new dev.gram.auth.Credentials(config.token(), agentsFile, o);
+      authenticator = credentials.required() ? credentials : dev.gram.access.Authenticator.open(local);
+      resourceMetadata = o == null ? null : o.metadata();
+      localCaller = local;
+      metrics.authMode(authenticator.mode());
+      LOG.info("callers: {}{}", authenticator.mode(),
+          auth.approve().isEmpty() ? "" : "; the local caller reaches " + auth.localApprovals());
+      return null;
+    });
+  }
+
+  /** How often a running server re-reads its agents file. */
+  static final long AGENTS_RELOAD_MS = 1_000;
+
+  private volatile dev.gram.access.Identity localCaller = dev.gram.access.Identity.local();
+
+  /** How callers are recognized: none, token, agents, oauth, or several joined by +. */
+  public String authMode() {
+    return authenticator.mode();
   }
 
   private Future<Void> deploy(ToolRegistry registry, InputStream in, OutputStream out) {
@@ -253,12 +302,16 @@ public final class GramServer {
               new HttpOptions(
                   config.host(),
                   config.port(),
-                  config.token(),
+                  authenticator,
+                  resourceMetadata,
                   config.allowedOrigins(),
                   config.maxBodyBytes(),
                   config.idleTimeout(),
-                  services.cluster() == null ? null : () -> new io.vertx.core.json.JsonObject()
-                      .put("cluster", services.cluster().health())));
+                  () -> {
+                    io.vertx.core.json.JsonObject health =
+                        new io.vertx.core.json.JsonObject().put("auth", authenticator.mode());
+                    return services.cluster() == null ? health : health.put("cluster", services.cluster().health());
+                  }));
       httpUp = vertx.deployVerticle(h).map(id -> {
         deployments.add(id);
         transports.add(h);
@@ -282,7 +335,7 @@ public final class GramServer {
     Future<Void> stdioUp = Future.succeededFuture();
     if (config.stdio()) {
       StdioTransport s =
-          new StdioTransport(dispatcher, in, out, config.maxBodyBytes(), this::stdinClosed);
+          new StdioTransport(dispatcher, in, out, config.maxBodyBytes(), this::stdinClosed, localCaller);
       stdioUp = vertx.deployVerticle(s).map(id -> {
         deployments.add(id);
         transports.add(s);

@@ -94,9 +94,34 @@ public final class ServeOptions {
   String port;
 
   @Option(names = "--token", paramLabel = "<secret>", order = 16,
-      description = "bearer token required on every HTTP request but /healthz (also "
-          + ServerConfig.TOKEN_ENV + "); required when --host is not a loopback address")
+      description = "one shared bearer token for every HTTP request but /healthz (also "
+          + ServerConfig.TOKEN_ENV + "): its holder reaches everything and is named by its client."
+          + " A non-loopback --host needs this, --agents or --oauth-issuer")
   String token;
+
+  @Option(names = "--agents", paramLabel = "<file>", order = 25,
+      description = "the agents file: each agent's name, its token's digest and its approvals; HTTP requests"
+          + " must carry an agent's token (create it with 'gram-mcp agents add'); re-read every second")
+  Path agents;
+
+  @Option(names = "--approve", paramLabel = "<folder>=read|write", order = 26,
+      description = "narrow the local caller (stdio, and HTTP without --token/--agents/--oauth-issuer) to this"
+          + " folder (* for all); repeatable. Without it the local caller reaches everything")
+  List<String> approve = new ArrayList<>();
+
+  @Option(names = "--oauth-issuer", paramLabel = "<url>", order = 27,
+      description = "take OAuth 2.1 access tokens from this issuer (its metadata discovered, its keys fetched);"
+          + " needs --resource")
+  String oauthIssuer;
+
+  @Option(names = "--resource", paramLabel = "<url>", order = 28,
+      description = "this server's canonical URI as clients reach it (e.g. https://gram.example.com/mcp):"
+          + " tokens must name it in aud")
+  String resource;
+
+  @Option(names = "--oauth-agent-claim", paramLabel = "<claim>", order = 29, split = ",",
+      description = "the token claims that name the agent, first present wins (default client_id,azp,sub)")
+  List<String> agentClaims = new ArrayList<>();
 
   @Option(names = "--allow-origin", paramLabel = "<origin>", order = 17,
       description = "an extra browser Origin to accept (its host is then also accepted in Host); "
@@ -158,10 +183,12 @@ public final class ServeOptions {
     if (!stdio && !http && !help && !version) {
       throw new ServerConfig.UsageException("both transports are off: keep --stdio or --http");
     }
-    if (http && !ServerConfig.isLoopback(host) && (tok == null || tok.isBlank())) {
+    ServerConfig.Auth auth = auth();
+    boolean credentials = (tok != null && !tok.isBlank()) || auth.agents() != null || auth.oauthIssuer() != null;
+    if (http && !ServerConfig.isLoopback(host) && !credentials) {
       throw new ServerConfig.UsageException(
-          "--host " + host + " is not a loopback address: give a bearer token with --token or "
-              + ServerConfig.TOKEN_ENV);
+          "--host " + host + " is not a loopback address: give callers credentials with --agents, --oauth-issuer"
+              + " or --token (" + ServerConfig.TOKEN_ENV + ")");
     }
     ClusterSettings clusterSettings = clusterSettings();
     return new ServerConfig(
@@ -184,7 +211,44 @@ public final class ServeOptions {
         version,
         deadline,
         lag,
-        clusterSettings);
+        clusterSettings,
+        auth);
+  }
+
+  private ServerConfig.Auth auth() throws ServerConfig.UsageException {
+    List<dev.gram.access.Approval> approvals = new ArrayList<>();
+    for (String a : approve) {
+      try {
+        approvals.add(dev.gram.access.Approval.parse(a));
+      } catch (IllegalArgumentException e) {
+        throw new ServerConfig.UsageException("--approve: " + e.getMessage());
+      }
+    }
+    if ((oauthIssuer == null) != (resource == null)) {
+      throw new ServerConfig.UsageException("--oauth-issuer and --resource go together: the issuer whose tokens are"
+          + " taken, and this server's URI that they must name");
+    }
+    if (oauthIssuer != null) {
+      absoluteUrl(oauthIssuer, "--oauth-issuer");
+      absoluteUrl(resource, "--resource");
+    }
+    if (!agentClaims.isEmpty() && oauthIssuer == null) {
+      throw new ServerConfig.UsageException("--oauth-agent-claim needs --oauth-issuer");
+    }
+    List<String> claims = agentClaims.isEmpty() ? dev.gram.auth.OAuthSettings.DEFAULT_AGENT_CLAIMS : List.copyOf(agentClaims);
+    return new ServerConfig.Auth(agents, List.copyOf(approvals), oauthIssuer, resource, claims);
+  }
+
+  private static void absoluteUrl(String url, String option) throws ServerConfig.UsageException {
+    try {
+      java.net.URI u = new java.net.URI(url);
+      if (!("https".equals(u.getScheme()) || "http".equals(u.getScheme())) || u.getHost() == null
+          || u.getFragment() != null) {
+        throw new ServerConfig.UsageException(option + " needs an absolute http(s) URL without a fragment, not " + url);
+      }
+    } catch (java.net.URISyntaxException e) {
+      throw new ServerConfig.UsageException(option + " needs an absolute http(s) URL, not " + url);
+    }
   }
 
   private ClusterSettings clusterSettings() throws ServerConfig.UsageException {

@@ -32,7 +32,32 @@ public record ServerConfig(
     boolean version,
     Duration readDeadline,
     Duration checkpointLag,
-    dev.gram.cluster.ClusterSettings cluster) {
+    dev.gram.cluster.ClusterSettings cluster,
+    Auth auth) {
+
+  /**
+   * Who may call, and what the local caller may reach.
+   *
+   * @param agents the agents file ({@code --agents}), or null
+   * @param approve what the local caller (stdio, and HTTP without credentials) may reach
+   *     ({@code --approve}); empty is everything
+   * @param oauthIssuer the OAuth issuer whose access tokens are taken ({@code --oauth-issuer}), or null
+   * @param resource this server's canonical URI ({@code --resource}), required with an issuer
+   * @param agentClaims the token claims that name an agent, first present wins
+   */
+  public record Auth(
+      Path agents,
+      List<dev.gram.access.Approval> approve,
+      String oauthIssuer,
+      String resource,
+      List<String> agentClaims) {
+    public static final Auth NONE = new Auth(null, List.of(), null, null, List.of());
+
+    /** What the local caller may reach: everything, unless {@code --approve} narrowed it. */
+    public dev.gram.access.Approvals localApprovals() {
+      return approve.isEmpty() ? dev.gram.access.Approvals.EVERYTHING : dev.gram.access.Approvals.of(approve);
+    }
+  }
 
   public static final int DEFAULT_PORT = 4726;
   /** How long a reading tool may take before it answers {@code E_TIMEOUT}: the tools' default. */
@@ -62,7 +87,7 @@ public record ServerConfig(
     }
     return new ServerConfig(fs.getPath(vault.toString()), List.copyOf(moved), index, stdio, http, host, port, token,
         allowedOrigins, maxBodyBytes, idleTimeout, semantic, welcome, help, version, readDeadline, checkpointLag,
-        cluster);
+        cluster, auth);
   }
 
   public static ServerConfig defaults() {

@@ -1,5 +1,7 @@
 package dev.gram.tools;
 
+import dev.gram.access.Access;
+import dev.gram.access.Approvals;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.store.DocSnapshot;
@@ -21,6 +23,10 @@ import java.util.TreeMap;
  * {@code gram_projects}: the vault's project folders (folders directly under it, with how many
  * documents each holds, empty ones included) and its mounts, each with the exact key agents use
  * as a path prefix.
+ *
+ * <p>A restricted caller sees the projects and mounts it may name (approved, or holding an
+ * approved folder), each counting only the documents it may read, with its own access: never the
+ * names or the number of what lies outside its approvals.
  */
 public final class GramProjects extends ReadTool {
   public GramProjects(GramContext ctx) {
@@ -51,11 +57,12 @@ public final class GramProjects extends ReadTool {
 
   private JsonObject answer() {
     PathResolver paths = ctx.reader().paths();
+    Approvals approvals = ctx.caller().approvals();
     Map<String, Integer> projects = new TreeMap<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(paths.vaultRoot())) {
       for (Path p : ds) {
         String name = p.getFileName().toString();
-        if (Files.isDirectory(p) && !name.startsWith(".") && !name.startsWith("@")) {
+        if (Files.isDirectory(p) && !name.startsWith(".") && !name.startsWith("@") && approvals.mayName(name)) {
           projects.put(name, 0);
         }
       }
@@ -79,9 +86,13 @@ public final class GramProjects extends ReadTool {
     projects.forEach((name, count) -> projectRows.add(new JsonArray().add(name).add(count)));
     JsonArray mounts = new JsonArray();
     for (VaultPath.MountPoint m : paths.mounts()) {
+      if (!approvals.mayName(m.key())) {
+        continue;
+      }
+      Access access = m.writable() ? approvals.bestWithin(m.key()) : approvals.bestWithin(m.key()).and(Access.READ);
       mounts.add(
           new JsonObject()
-              .put("access", m.writable() ? "write" : "read")
+              .put("access", access.word())
               .put("count", mountCounts.getOrDefault(m.id(), 0))
               .put("id", m.id())
               .put("key", m.key())
@@ -90,7 +101,7 @@ public final class GramProjects extends ReadTool {
     }
     Path vaultName = paths.vaultRoot().getFileName();
     return new JsonObject()
-        .put("access", "write")
+        .put("access", approvals.best().word())
         .put("mounts", mounts)
         .put("projects", projectRows)
         .put("vault", vaultName == null ? "vault" : vaultName.toString());

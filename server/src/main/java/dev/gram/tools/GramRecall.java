@@ -1,6 +1,7 @@
 package dev.gram.tools;
 
 import dev.gram.base.ErrorCode;
+import dev.gram.gate.Gate;
 import dev.gram.base.GramException;
 import dev.gram.format.EntityType;
 import dev.gram.format.Hashes;
@@ -76,7 +77,7 @@ public final class GramRecall extends ReadTool {
       if (topK < 1) {
         throw new GramException(ErrorCode.E_ARGUMENT, "top_k must be at least 1");
       }
-      RecallRequest.Filters filters = filters(args);
+      RecallRequest.Filters filters = approved(filters(args));
       digest = digest(query, mode, filters, topK);
       int offset = 0;
       String cursor = args.getString("cursor");
@@ -91,7 +92,53 @@ public final class GramRecall extends ReadTool {
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
-    return ctx.recall().recall(req).map(r -> answer(req, digest, r));
+    return ctx.recall().recall(req).map(r -> answer(req, digest, approved(r)));
+  }
+
+  /**
+   * For a restricted caller, the search runs only over the documents it may read, so top_k is
+   * filled from them: a folder or documents it names must be within its approvals ({@code E_PATH}),
+   * and no filter becomes the list of its readable documents. An unrestricted caller's filters
+   * are left as they are.
+   */
+  private RecallRequest.Filters approved(RecallRequest.Filters f) {
+    if (ctx.unrestricted()) {
+      return f;
+    }
+    if (f.documents() != null) {
+      for (String p : f.documents()) {
+        Gate.check(ctx.caller(), p, false);
+      }
+      return f;
+    }
+    if (f.folder() != null) {
+      Gate.checkFolder(ctx.caller(), f.folder());
+    }
+    List<String> readable = new ArrayList<>();
+    String under = f.folder() == null || f.folder().isEmpty() ? null : f.folder() + "/";
+    for (dev.gram.store.DocSnapshot s : ctx.reader().documents()) {
+      if (under == null || s.path().startsWith(under)) {
+        readable.add(s.path());
+      }
+    }
+    return new RecallRequest.Filters(readable, f.folder(), f.type(), f.scope(), f.dates());
+  }
+
+  /** The hits a restricted caller may read: a last check, whatever the index answered. */
+  private RecallResult approved(RecallResult r) {
+    if (ctx.unrestricted()) {
+      return r;
+    }
+    List<RecallResult.Hit> hits = new ArrayList<>();
+    for (RecallResult.Hit h : r.hits()) {
+      if (ctx.caller().approvals().mayRead(h.path())) {
+        hits.add(h);
+      }
+    }
+    return hits.size() == r.hits().size()
+        ? r
+        : new RecallResult(hits, r.more(), r.mode(), r.cosine(), r.fallback(), r.pendingFiles(), r.partial(),
+            r.unembeddedChunks());
   }
 
   private RecallRequest.Filters filters(JsonObject args) {

@@ -6,8 +6,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.RoutingContext;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -21,14 +19,13 @@ import java.util.function.BooleanSupplier;
  *   <li>503 while the server shuts down;
  *   <li>403 when {@code Host} names a host we do not serve (a DNS-rebinding page reaches us under
  *       its own name);
- *   <li>403 when {@code Origin} is present and foreign (a browser page of another site);
- *   <li>401 without the bearer token, when one is configured ({@code /healthz} excepted, so
- *       liveness probes need no secret).
+ *   <li>403 when {@code Origin} is present and foreign (a browser page of another site), except
+ *       on the public protected-resource metadata, which browser-based clients fetch from anywhere.
  * </ol>
  *
  * Loopback names and origins are always accepted, as are the bind address and the {@code
  * --allow-origin} origins and their hosts. A wildcard bind (0.0.0.0, ::) accepts any Host: the
- * token, required for such a bind, is then the protection.
+ * credentials, required for such a bind, are then the protection ({@link HttpAuth}, next).
  */
 final class HttpGuard implements Handler<RoutingContext> {
   private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
@@ -36,10 +33,9 @@ final class HttpGuard implements Handler<RoutingContext> {
   private final Set<String> allowedHosts = new HashSet<>(LOOPBACK_HOSTS);
   private final Set<String> allowedOrigins = new HashSet<>();
   private final boolean anyHost;
-  private final byte[] token;
   private final BooleanSupplier draining;
 
-  HttpGuard(String bindHost, List<String> origins, String token, BooleanSupplier draining) {
+  HttpGuard(String bindHost, List<String> origins, BooleanSupplier draining) {
     String bind = bindHost.toLowerCase(Locale.ROOT);
     this.anyHost = bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]");
     allowedHosts.add(bind);
@@ -50,7 +46,6 @@ final class HttpGuard implements Handler<RoutingContext> {
         allowedHosts.add(URI.create(origin).getHost().toLowerCase(Locale.ROOT));
       }
     }
-    this.token = token == null || token.isBlank() ? null : token.getBytes(StandardCharsets.UTF_8);
     this.draining = draining;
   }
 
@@ -66,13 +61,8 @@ final class HttpGuard implements Handler<RoutingContext> {
       return;
     }
     String origin = req.getHeader("Origin");
-    if (origin != null && !originAllowed(origin)) {
+    if (origin != null && !originAllowed(origin) && !req.path().startsWith(ResourceMetadata.WELL_KNOWN)) {
       reject(ctx, 403, "Forbidden: Origin not allowed");
-      return;
-    }
-    if (token != null && !"/healthz".equals(req.path()) && !tokenMatches(req)) {
-      ctx.response().putHeader("WWW-Authenticate", "Bearer");
-      reject(ctx, 401, "Unauthorized: bearer token required");
       return;
     }
     ctx.next();
@@ -117,16 +107,6 @@ final class HttpGuard implements Handler<RoutingContext> {
     } catch (IllegalArgumentException e) {
       return null;
     }
-  }
-
-  private boolean tokenMatches(HttpServerRequest req) {
-    String auth = req.getHeader("Authorization");
-    if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return false;
-    }
-    byte[] given = auth.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-    // Constant time, so the comparison leaks nothing about the token.
-    return MessageDigest.isEqual(given, token);
   }
 
   static void reject(RoutingContext ctx, int status, String message) {

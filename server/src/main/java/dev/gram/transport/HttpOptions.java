@@ -1,12 +1,15 @@
 package dev.gram.transport;
 
+import dev.gram.access.Authenticator;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * How the HTTP transport listens and whom it lets in.
  *
- * @param token the bearer token every request but {@code /healthz} must carry, or null for none
+ * @param authenticator who a request's credential proves (every request but the public ones)
+ * @param resourceMetadata the RFC 9728 protected-resource metadata to publish, or null when the
+ *     server takes no OAuth tokens
  * @param allowedOrigins browser origins accepted besides loopback ones
  * @param idleTimeout connections silent this long are closed; SSE streams send keep-alives well
  *     within it
@@ -16,14 +19,16 @@ import java.util.List;
 public record HttpOptions(
     String host,
     int port,
-    String token,
+    Authenticator authenticator,
+    io.vertx.core.json.JsonObject resourceMetadata,
     List<String> allowedOrigins,
     long maxBodyBytes,
     Duration idleTimeout,
     java.util.function.Supplier<io.vertx.core.json.JsonObject> health) {
 
+  /** Open to every loopback caller, as the server is without credentials configured. */
   public HttpOptions(
-      String host, int port, String token, List<String> allowedOrigins, long maxBodyBytes, Duration idleTimeout) {
-    this(host, port, token, allowedOrigins, maxBodyBytes, idleTimeout, null);
+      String host, int port, List<String> allowedOrigins, long maxBodyBytes, Duration idleTimeout) {
+    this(host, port, Authenticator.open(), null, allowedOrigins, maxBodyBytes, idleTimeout, null);
   }
 }

@@ -23,10 +23,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code /mcp} — Streamable HTTP, both protocol eras ({@link StreamableHttp});
  *   <li>{@code /sse} and {@code /message} — the 2024-11-05 HTTP+SSE transport ({@link LegacySse});
  *   <li>{@code /healthz} — liveness, {@code {"status":"ok"}};
- *   <li>{@code /metrics} — Prometheus text from the server's Micrometer registry.
+ *   <li>{@code /metrics} — Prometheus text from the server's Micrometer registry;
+ *   <li>{@code /.well-known/oauth-protected-resource} (and its form suffixed with the resource's
+ *       path) — RFC 9728 metadata, when the server takes OAuth tokens ({@link ResourceMetadata}).
  * </ul>
  *
- * Every request first passes {@link HttpGuard}. Once bound, the verticle prints exactly one line to
+ * Every request first passes {@link HttpGuard}, then {@link HttpAuth}. Once bound, the verticle prints exactly one line to
  * stderr, {@code gram-mcp: listening on http://<host>:<port>/mcp}, which scripts and tests parse.
  */
 public final class HttpTransport extends VerticleBase implements Transport {
@@ -64,8 +66,8 @@ public final class HttpTransport extends VerticleBase implements Transport {
       ctx.addEndHandler(v -> metrics.httpRequest(ctx.request().method().name(), ctx.response().getStatusCode()));
       ctx.next();
     });
-    router.route().handler(new HttpGuard(options.host(), options.allowedOrigins(), options.token(),
-        () -> draining));
+    router.route().handler(new HttpGuard(options.host(), options.allowedOrigins(), () -> draining));
+    router.route().handler(new HttpAuth(options.authenticator(), metrics));
     BodyHandler body =
         BodyHandler.create(false).setHandleFileUploads(false).setBodyLimit(options.maxBodyBytes());
 
@@ -81,6 +83,12 @@ public final class HttpTransport extends VerticleBase implements Transport {
       json(ctx, 200, health);
     });
     router.get("/metrics").handler(metricsHandler(metrics.registry()));
+    if (options.resourceMetadata() != null) {
+      ResourceMetadata metadata = new ResourceMetadata(options.resourceMetadata());
+      for (String path : metadata.paths()) {
+        router.get(path).handler(metadata::serve);
+      }
+    }
 
     router.post("/mcp").handler(body).handler(streamable::post);
     router.get("/mcp").handler(streamable::get);

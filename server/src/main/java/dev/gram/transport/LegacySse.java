@@ -40,6 +40,7 @@ final class LegacySse {
     String id = StreamableHttp.newId();
     SseStream stream = new SseStream(vertx, ctx.response(), keepAliveMs);
     Channel channel = new Channel("sse", id, stream);
+    channel.caller(HttpAuth.identity(ctx));
     connections.put(id, new Connection(channel, stream));
     ctx.response()
         .closeHandler(
@@ -53,7 +54,13 @@ final class LegacySse {
 
   void post(RoutingContext ctx) {
     String id = ctx.request().getParam("sessionId");
-    Connection conn = id == null ? null : connections.get(id);
+    Connection found = id == null ? null : connections.get(id);
+    // Another caller's connection is as unknown to this one as a connection that never was.
+    Connection conn =
+        found != null && HttpAuth.identity(ctx).sameCaller(found.channel().caller()) ? found : null;
+    if (conn != null) {
+      conn.channel().caller(HttpAuth.identity(ctx));
+    }
     if (conn == null) {
       HttpReplies.sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
       return;

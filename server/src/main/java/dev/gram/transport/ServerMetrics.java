@@ -32,6 +32,13 @@ import java.util.function.Supplier;
  *   <li>{@code gram_sessions_open{transport}} — legacy Streamable HTTP sessions (open until the
  *       client's DELETE, or one hour without a request) and SSE connections
  *   <li>{@code gram_write_queue_depth} — writes waiting in the store's write actors
+ *   <li>{@code gram_refused_total{reason}} — requests and calls refused for who sent them: an HTTP
+ *       request's credential ({@code missing_token}, {@code invalid_token}, {@code expired}, {@code
+ *       wrong_audience}, {@code wrong_issuer}, {@code bad_signature}, {@code unknown_agent}, {@code
+ *       insufficient_scope}) or a call the caller's approvals do not reach ({@code
+ *       outside_approvals}, {@code read_only})
+ *   <li>{@code gram_auth_mode{mode}} — 1, labelled with how callers are recognized (none, token,
+ *       agents, oauth, or several joined by +)
  *   <li>{@code gram_build_info{version}} — 1, labelled with the version the server was built as
  *   <li>whatever the server adds with {@link #gauge} (the search index's counts)
  *   <li>the JVM's and the process's own: {@code jvm_memory_*}, {@code jvm_gc_*}, {@code
@@ -153,6 +160,25 @@ public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
                       .register(registry))
           .record(nanos, TimeUnit.NANOSECONDS);
     }
+  }
+
+  @Override
+  public void refused(String reason) {
+    counters
+        .computeIfAbsent(
+            List.of("refused", reason),
+            k ->
+                Counter.builder("gram.refused")
+                    .description("Requests and calls refused for who sent them, by reason")
+                    .tag("reason", reason)
+                    .register(registry))
+        .increment();
+  }
+
+  /** {@code gram_auth_mode{mode} 1}: how this server recognizes its callers. */
+  public void authMode(String mode) {
+    Gauge.builder("gram.auth.mode", () -> 1).tag("mode", mode)
+        .description("How this server recognizes its callers").register(registry);
   }
 
   @Override

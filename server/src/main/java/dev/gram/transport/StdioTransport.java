@@ -28,12 +28,28 @@ public final class StdioTransport extends VerticleBase implements Transport {
   private final long maxLineBytes;
   private final Runnable onEof;
   private final Semaphore pending = new Semaphore(MAX_PENDING);
+  private final dev.gram.access.Identity caller;
   private volatile boolean accepting = true;
   private LineWriter writer;
   private Channel channel;
 
   public StdioTransport(
       McpDispatcher dispatcher, InputStream in, OutputStream out, long maxLineBytes, Runnable onEof) {
+    this(dispatcher, in, out, maxLineBytes, onEof, dev.gram.access.Identity.local());
+  }
+
+  /**
+   * @param caller who the process on the other end is: the local caller, with every approval
+   *     unless {@code --approve} narrowed it (stdio authenticates nobody: its parent owns it)
+   */
+  public StdioTransport(
+      McpDispatcher dispatcher,
+      InputStream in,
+      OutputStream out,
+      long maxLineBytes,
+      Runnable onEof,
+      dev.gram.access.Identity caller) {
+    this.caller = caller;
     this.dispatcher = dispatcher;
     this.in = in;
     this.out = out;
@@ -45,6 +61,7 @@ public final class StdioTransport extends VerticleBase implements Transport {
   public Future<?> start() {
     writer = new LineWriter(out);
     channel = new Channel("stdio", "stdio", writer);
+    channel.caller(caller);
     Thread reader =
         new Thread(new LineReader(in, maxLineBytes, this::fromReader, this::eof), "gram-stdin");
     reader.setDaemon(true);

@@ -1,5 +1,6 @@
 package dev.gram.transport;
 
+import dev.gram.access.Identity;
 import dev.gram.protocol.Channel;
 import dev.gram.protocol.JsonRpc;
 import dev.gram.protocol.McpDispatcher;
@@ -126,6 +127,7 @@ final class StreamableHttp {
       HttpReplies.send(ctx, ProtocolVersions.unsupported(idOf(msg), versionHeader));
       return;
     }
+    Identity caller = HttpAuth.identity(ctx);
     if (msg instanceof JsonRpc.Invalid) {
       dispatcher
           .handle(msg, new Channel("http", "invalid", m -> {}))
@@ -140,7 +142,7 @@ final class StreamableHttp {
       sessionId = null;
     }
     if (sessionId != null) {
-      Session session = sessions.get(sessionId);
+      Session session = session(sessionId, caller);
       if (session == null) {
         HttpReplies.sendError(ctx, 404, idOf(msg), JsonRpc.INVALID_REQUEST, "Session not found");
         return;
@@ -158,6 +160,7 @@ final class StreamableHttp {
     if (initialize) {
       String id = newId();
       Session session = new Session(id);
+      session.channel.caller(caller);
       sessions.put(id, session);
       dispatcher
           .handle(msg, session.channel)
@@ -188,7 +191,22 @@ final class StreamableHttp {
     }
     // A modern request is its own channel: closing its response is its cancellation.
     Channel channel = new Channel("http", "request", m -> {});
+    channel.caller(caller);
     answer(ctx, msg, channel, true);
+  }
+
+  /**
+   * The session of that id when {@code caller} is the caller who opened it, else null: a session
+   * id alone lets nobody act as another agent (a stranger's request gets the same 404 as for an
+   * unknown session). The caller's latest proof replaces the one before (a refreshed token).
+   */
+  private Session session(String id, Identity caller) {
+    Session session = sessions.get(id);
+    if (session == null || !caller.sameCaller(session.channel.caller())) {
+      return null;
+    }
+    session.channel.caller(caller);
+    return session;
   }
 
   private void answer(RoutingContext ctx, JsonRpc.Message msg, Channel channel, boolean modern) {
@@ -243,7 +261,7 @@ final class StreamableHttp {
       ctx.response().setStatusCode(405).putHeader("Allow", "POST, DELETE").end();
       return;
     }
-    Session session = sessions.get(sessionId);
+    Session session = session(sessionId, HttpAuth.identity(ctx));
     if (session == null) {
       HttpReplies.sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
       return;
@@ -269,7 +287,10 @@ final class StreamableHttp {
           "Bad Request: " + SESSION_HEADER + " header is required");
       return;
     }
-    Session session = sessions.remove(sessionId);
+    Session session = session(sessionId, HttpAuth.identity(ctx));
+    if (session != null) {
+      sessions.remove(sessionId, session);
+    }
     if (session == null) {
       HttpReplies.sendError(ctx, 404, null, JsonRpc.INVALID_REQUEST, "Session not found");
       return;

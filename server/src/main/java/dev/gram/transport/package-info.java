@@ -46,10 +46,16 @@
  * <h2>Guards</h2>
  *
  * {@code HttpGuard} runs first on every request: 503 while shutting down, 403 for a foreign
- * {@code Host} (DNS rebinding) or {@code Origin}, 401 without the bearer token when one is set
- * ({@code /healthz} excepted). The body handler refuses bodies over {@code --max-body-bytes} with
- * 413; connections idle for {@code --idle-timeout-seconds} are closed, and SSE streams send comment
- * keep-alives well within that.
+ * {@code Host} (DNS rebinding) or {@code Origin}. {@code HttpAuth} runs next: the {@link
+ * dev.gram.access.Authenticator} the server built from its flags turns the {@code Authorization}
+ * header into an {@link dev.gram.access.Identity}, or the request is refused here with 401 or 403
+ * and the {@code WWW-Authenticate} challenge the refusal carries ({@code /healthz} and the
+ * protected-resource metadata, {@code ResourceMetadata}, are public). The identity becomes the
+ * caller of the channel the request uses; a legacy session or SSE connection used with another
+ * caller's credential is "Session not found". The body handler refuses bodies over {@code
+ * --max-body-bytes} with 413; connections idle for {@code --idle-timeout-seconds} are closed, and
+ * SSE streams send comment keep-alives well within that. stdio authenticates nobody: its channel's
+ * caller is the local one the server gives it.
  *
  * <h2>Metrics</h2>
  *

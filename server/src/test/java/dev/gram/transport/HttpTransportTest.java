@@ -114,7 +114,7 @@ class HttpTransportTest {
     McpDispatcher dispatcher = new McpDispatcher(vertx, new ToolRegistry(List.of(new Waiting(), new Hanging())),
         new ServerInfo("gram-mcp", "test", null), ProtocolMetrics.NONE);
     transport = new HttpTransport(dispatcher, new ServerMetrics(),
-        new HttpOptions("127.0.0.1", 0, null, List.of(), 1 << 20, Duration.ofSeconds(30)));
+        new HttpOptions("127.0.0.1", 0, List.of(), 1 << 20, Duration.ofSeconds(30)));
     vertx.deployVerticle(transport).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     mcp = URI.create("http://127.0.0.1:" + transport.port() + "/mcp");
   }
@@ -208,7 +208,7 @@ class HttpTransportTest {
     McpDispatcher dispatcher = new McpDispatcher(vertx, new ToolRegistry(List.of(new Hanging())),
         new ServerInfo("gram-mcp", "test", null), ProtocolMetrics.NONE);
     HttpTransport idle = new HttpTransport(dispatcher, new ServerMetrics(),
-        new HttpOptions("127.0.0.1", 0, null, List.of(), 1 << 20, Duration.ofSeconds(1)));
+        new HttpOptions("127.0.0.1", 0, List.of(), 1 << 20, Duration.ofSeconds(1)));
     vertx.deployVerticle(idle).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     try (Socket s = new Socket("127.0.0.1", idle.port())) {
       s.setSoTimeout(10_000);

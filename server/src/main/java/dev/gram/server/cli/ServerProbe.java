@@ -22,7 +22,8 @@ final class ServerProbe {
   private static final Pattern METRIC = Pattern.compile("^(gram_[a-z_]+)(\\{[^}]*\\})? ([0-9.eE+-]+|NaN)$", Pattern.MULTILINE);
 
   /** The answers; {@code capabilities} is gram_capabilities' structured result. */
-  record Report(String base, String health, String version, JsonObject capabilities, Map<String, Double> metrics) {}
+  record Report(
+      String base, String health, String auth, String version, JsonObject capabilities, Map<String, Double> metrics) {}
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final String base;
@@ -70,8 +71,24 @@ final class ServerProbe {
       send(HttpRequest.newBuilder(URI.create(base + "/mcp")).timeout(TIMEOUT).DELETE()
           .header("Mcp-Session-Id", session).headers(auth()).build());
     }
-    return new Report(base, new JsonObject(health.body()).getString("status", "?"), info.getString("version", "?"),
+    JsonObject healthJson = new JsonObject(health.body());
+    return new Report(base, healthJson.getString("status", "?"), auth(healthJson.getString("auth")),
+        info.getString("version", "?"),
         result.getJsonObject("structuredContent", new JsonObject()), metrics);
+  }
+
+  /** How the server recognizes its callers, in words. */
+  private static String auth(String mode) {
+    if (mode == null) {
+      return "not reported (an older server)";
+    }
+    return switch (mode) {
+      case "none" -> "none: loopback callers reach the vault without credentials";
+      case "token" -> "token: one shared bearer token";
+      case "agents" -> "agents: each agent's own token (the agents file)";
+      case "oauth" -> "oauth: access tokens of an OAuth issuer";
+      default -> mode;
+    };
   }
 
   /** The JSON-RPC message of an answer sent as JSON or as one SSE event. */

@@ -118,6 +118,7 @@ final class StatusCommand implements Callable<Integer> {
     return new JsonObject()
         .put("server", r.base() + " (gram-mcp " + r.version() + ")")
         .put("health", r.health())
+        .put("auth", r.auth())
         .put("index", idx.getInteger("indexedFiles", 0) + " documents indexed, " + idx.getInteger("pendingFiles", 0)
             + " pending, " + idx.getInteger("failedFiles", 0) + " failed, " + idx.getInteger("embeddedChunks", 0)
             + " chunks embedded")

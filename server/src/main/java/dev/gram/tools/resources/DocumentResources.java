@@ -1,8 +1,10 @@
 package dev.gram.tools.resources;
 
+import dev.gram.access.Identity;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.GramWriter;
+import dev.gram.gate.Gate;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.DocumentReader;
 import dev.gram.store.VaultPath;
@@ -33,10 +35,22 @@ public final class DocumentResources implements Resources {
 
   private final DocumentReader source;
   private final ChangeFeed feed;
+  private final Identity caller;
 
   public DocumentResources(DocumentReader source, ChangeFeed feed) {
+    this(source, feed, Identity.local());
+  }
+
+  private DocumentResources(DocumentReader source, ChangeFeed feed, Identity caller) {
     this.source = source;
     this.feed = feed;
+    this.caller = caller;
+  }
+
+  /** The documents through {@code caller}'s gate: list, read and scopes see only its approvals. */
+  @Override
+  public Resources as(Identity who) {
+    return Gate.unrestricted(who) ? this : new DocumentResources(Gate.reader(source, who), feed, who);
   }
 
   @Override
@@ -129,10 +143,12 @@ public final class DocumentResources implements Resources {
     String raw = ResourceUris.path(uri);
     if (raw.isEmpty() || raw.endsWith("/")) {
       VaultPath folder = source.paths().folder(raw);
+      Gate.checkFolder(caller, folder.path());
       String prefix = folder.path().isEmpty() ? "" : folder.path() + "/";
       return new ResourceScope(uri, prefix, true);
     }
     VaultPath doc = source.paths().document(raw);
+    Gate.check(caller, doc.path(), false);
     return new ResourceScope(uri, doc.path(), false);
   }
 

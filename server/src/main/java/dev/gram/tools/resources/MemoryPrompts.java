@@ -1,7 +1,9 @@
 package dev.gram.tools.resources;
 
+import dev.gram.access.Identity;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
+import dev.gram.gate.Gate;
 import dev.gram.tools.spi.Prompts;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -49,6 +51,44 @@ public final class MemoryPrompts implements Prompts {
   @Override
   public List<Prompt> list() {
     return PROMPTS;
+  }
+
+  /**
+   * The prompts for {@code caller}: a prompt that names a folder or a document the caller may not
+   * read (or, for {@code record_decision}, write) is refused with the gate's error, so no prompt
+   * sends an agent where its tools would refuse it.
+   */
+  @Override
+  public Prompts as(Identity caller) {
+    if (Gate.unrestricted(caller)) {
+      return this;
+    }
+    MemoryPrompts all = this;
+    return new Prompts() {
+      @Override
+      public List<Prompt> list() {
+        return all.list();
+      }
+
+      @Override
+      public Rendered get(String name, Map<String, String> arguments) {
+        Rendered rendered = all.get(name, arguments);
+        String folder = arguments.get("folder");
+        if (folder != null) {
+          Gate.checkFolder(caller, normalized(folder));
+        }
+        String path = arguments.get("path");
+        if (path != null) {
+          Gate.check(caller, normalized(path), "record_decision".equals(name));
+        }
+        return rendered;
+      }
+    };
+  }
+
+  /** A path as prompts take it, in the form approvals compare: no leading or trailing slash. */
+  private static String normalized(String path) {
+    return path.strip().replaceAll("^/+|/+$", "");
   }
 
   @Override

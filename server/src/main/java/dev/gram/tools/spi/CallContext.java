@@ -1,12 +1,22 @@
 package dev.gram.tools.spi;
 
+import dev.gram.access.Identity;
+
 /**
  * What a tool may know about the call it serves, independent of the transport that carried it.
  */
 public interface CallContext {
 
-  /** The agent's name as recorded in a document's history ({@code by}). */
+  /**
+   * The agent's name as recorded in a document's history ({@code by}): the authenticated name
+   * when the caller has one, else the name the client declared (or its transport's).
+   */
   String agent();
+
+  /** Who is calling: what the gate lets the call reach. The local caller by default. */
+  default Identity caller() {
+    return Identity.local();
+  }
 
   /** True once the client cancelled this call; long work should stop and fail. */
   boolean cancelled();

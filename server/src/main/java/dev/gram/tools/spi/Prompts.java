@@ -1,5 +1,6 @@
 package dev.gram.tools.spi;
 
+import dev.gram.access.Identity;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,14 @@ public interface Prompts {
 
   /** The prompt's messages with {@code arguments} filled in. */
   Rendered get(String name, Map<String, String> arguments);
+
+  /**
+   * These prompts as {@code caller} may use them: a prompt that names a path or folder outside
+   * the caller's approvals is refused as a tool would refuse it.
+   */
+  default Prompts as(Identity caller) {
+    return this;
+  }
 
   /** A prompt as {@code prompts/list} shows it. */
   record Prompt(String name, String title, String description, List<Argument> arguments) {}

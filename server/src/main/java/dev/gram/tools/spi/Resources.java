@@ -1,5 +1,6 @@
 package dev.gram.tools.spi;
 
+import dev.gram.access.Identity;
 import io.vertx.core.Future;
 import java.util.List;
 
@@ -31,6 +32,15 @@ public interface Resources {
 
   /** Where changes to documents are told, for subscriptions to hear. */
   ChangeFeed changes();
+
+  /**
+   * These resources as {@code caller} may see them: listing, reading and subscription scopes
+   * through the caller's gate. The change feed is the vault's; subscribers filter what they hear
+   * by the caller's approvals at each delivery.
+   */
+  default Resources as(Identity caller) {
+    return this;
+  }
 
   /** A document as a resource. */
   record ResourceEntry(

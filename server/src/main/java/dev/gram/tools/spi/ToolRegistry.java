@@ -1,5 +1,6 @@
 package dev.gram.tools.spi;
 
+import dev.gram.access.Identity;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,9 +28,24 @@ public final class ToolRegistry {
           "gram_create",
           "gram_patch");
 
-  private final Map<String, Tool> byName;
+  /**
+   * Gives the tool that serves one caller: the tool itself for a caller with every approval, a
+   * copy of it reading and writing through that caller's gate otherwise.
+   */
+  public interface Binder {
+    Tool bind(Tool tool, Identity caller);
+  }
 
+  private final Map<String, Tool> byName;
+  private final Binder binder;
+
+  /** Tools that serve every caller alike (tests, tools that touch no document). */
   public ToolRegistry(List<? extends Tool> tools) {
+    this(tools, (tool, caller) -> tool);
+  }
+
+  public ToolRegistry(List<? extends Tool> tools, Binder binder) {
+    this.binder = binder;
     Map<String, Tool> map = new LinkedHashMap<>();
     List<Tool> sorted = new ArrayList<>(tools);
     sorted.sort(
@@ -54,5 +70,11 @@ public final class ToolRegistry {
   /** The tool of that name, or {@code null}. */
   public Tool get(String name) {
     return byName.get(name);
+  }
+
+  /** The tool of that name as it serves {@code caller}, or {@code null}. */
+  public Tool get(String name, Identity caller) {
+    Tool tool = byName.get(name);
+    return tool == null ? null : binder.bind(tool, caller);
   }
 }

@@ -9,9 +9,10 @@
  *       whether the tool only reads (and is idempotent), a {@code precheck} for argument errors
  *       whose codes must win over the schema's {@code E_ARGUMENT}, and {@code call}.
  *   <li>{@link dev.gram.tools.spi.CallContext}: what a running tool may know of its call — the
- *       agent's name, whether the client cancelled, and a way to report progress — independent of
- *       the transport that carried it.
- *   <li>{@link dev.gram.tools.spi.ToolRegistry}: the tools by name, in the contract's order.
+ *       agent's name, who the caller is, whether the client cancelled, and a way to report
+ *       progress — independent of the transport that carried it.
+ *   <li>{@link dev.gram.tools.spi.ToolRegistry}: the tools by name, in the contract's order, and
+ *       the tool that serves a given caller.
  * </ul>
  *
  * <h2>Design</h2>
@@ -24,7 +25,8 @@
  *
  * <h2>What it may not touch</h2>
  *
- * <p>Only {@code dev.gram.base} and {@code dev.gram.async}: the protocol depends on this package
+ * <p>Only {@code dev.gram.base}, {@code dev.gram.async} and {@code dev.gram.access} (a call's
+ * caller): the protocol depends on this package
  * and must not reach through it to the store, the index or any tool.
  */
 package dev.gram.tools.spi;
