@@ -23,7 +23,8 @@ import java.util.function.BooleanSupplier;
  *       its own name);
  *   <li>403 when {@code Origin} is present and foreign (a browser page of another site);
  *   <li>401 without the bearer token, when one is configured ({@code /healthz} excepted, so
- *       liveness probes need no secret).
+ *       liveness probes need no secret, and the paths of an {@link HttpMount}, which ask for a
+ *       credential themselves).
  * </ol>
  *
  * Loopback names and origins are always accepted, as are the bind address and the {@code
@@ -38,8 +39,15 @@ final class HttpGuard implements Handler<RoutingContext> {
   private final boolean anyHost;
   private final byte[] token;
   private final BooleanSupplier draining;
+  private final List<HttpMount> mounts;
 
   HttpGuard(String bindHost, List<String> origins, String token, BooleanSupplier draining) {
+    this(bindHost, origins, token, draining, List.of());
+  }
+
+  HttpGuard(String bindHost, List<String> origins, String token, BooleanSupplier draining,
+      List<HttpMount> mounts) {
+    this.mounts = List.copyOf(mounts);
     String bind = bindHost.toLowerCase(Locale.ROOT);
     this.anyHost = bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("[::]");
     allowedHosts.add(bind);
@@ -70,12 +78,22 @@ final class HttpGuard implements Handler<RoutingContext> {
       reject(ctx, 403, "Forbidden: Origin not allowed");
       return;
     }
-    if (token != null && !"/healthz".equals(req.path()) && !tokenMatches(req)) {
+    if (token != null && !"/healthz".equals(req.path()) && !mounted(req.path()) && !tokenMatches(req)) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer");
       reject(ctx, 401, "Unauthorized: bearer token required");
       return;
     }
     ctx.next();
+  }
+
+  /** A mount's own path, or {@code /} (which only redirects to a mount): it asks for credentials. */
+  private boolean mounted(String path) {
+    for (HttpMount m : mounts) {
+      if (m.covers(path)) {
+        return true;
+      }
+    }
+    return !mounts.isEmpty() && "/".equals(path);
   }
 
   private boolean hostAllowed(HttpServerRequest req) {

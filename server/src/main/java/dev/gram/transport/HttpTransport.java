@@ -12,6 +12,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.micrometer.PrometheusScrapingHandler;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code /mcp} — Streamable HTTP, both protocol eras ({@link StreamableHttp});
  *   <li>{@code /sse} and {@code /message} — the 2024-11-05 HTTP+SSE transport ({@link LegacySse});
  *   <li>{@code /healthz} — liveness, {@code {"status":"ok"}};
- *   <li>{@code /metrics} — Prometheus text from the server's Micrometer registry.
+ *   <li>{@code /metrics} — Prometheus text from the server's Micrometer registry;
+ *   <li>each {@link HttpMount} under its prefix ({@code /ui}), with {@code /} redirecting to the
+ *       first.
  * </ul>
  *
  * Every request first passes {@link HttpGuard}. Once bound, the verticle prints exactly one line to
@@ -37,6 +40,7 @@ public final class HttpTransport extends VerticleBase implements Transport {
   private final McpDispatcher dispatcher;
   private final ServerMetrics metrics;
   private final HttpOptions options;
+  private final List<HttpMount> mounts;
   private volatile boolean draining;
   private HttpServer server;
   private StreamableHttp streamable;
@@ -44,9 +48,16 @@ public final class HttpTransport extends VerticleBase implements Transport {
   private long sweeper = -1;
 
   public HttpTransport(McpDispatcher dispatcher, ServerMetrics metrics, HttpOptions options) {
+    this(dispatcher, metrics, options, List.of());
+  }
+
+  /** @param mounts pages served beside {@code /mcp} (the web view), each under its own prefix */
+  public HttpTransport(
+      McpDispatcher dispatcher, ServerMetrics metrics, HttpOptions options, List<HttpMount> mounts) {
     this.dispatcher = dispatcher;
     this.metrics = metrics;
     this.options = options;
+    this.mounts = List.copyOf(mounts);
   }
 
   @Override
@@ -65,7 +76,7 @@ public final class HttpTransport extends VerticleBase implements Transport {
       ctx.next();
     });
     router.route().handler(new HttpGuard(options.host(), options.allowedOrigins(), options.token(),
-        () -> draining));
+        () -> draining, mounts));
     BodyHandler body =
         BodyHandler.create(false).setHandleFileUploads(false).setBodyLimit(options.maxBodyBytes());
 
@@ -91,6 +102,14 @@ public final class HttpTransport extends VerticleBase implements Transport {
     router.route("/sse").handler(ctx -> methodNotAllowed(ctx, "GET"));
     router.post(LegacySse.MESSAGE_PATH).handler(body).handler(sse::post);
     router.route(LegacySse.MESSAGE_PATH).handler(ctx -> methodNotAllowed(ctx, "POST"));
+
+    for (HttpMount mount : mounts) {
+      mount.mount(vertx, router);
+    }
+    if (!mounts.isEmpty()) {
+      String home = mounts.get(0).prefix() + "/";
+      router.get("/").handler(ctx -> ctx.response().setStatusCode(302).putHeader("Location", home).end());
+    }
 
     HttpServerOptions serverOptions =
         new HttpServerOptions()
@@ -129,6 +148,7 @@ public final class HttpTransport extends VerticleBase implements Transport {
     // GET streams carry nothing but keep-alives; SSE connections stay until stop() so answers
     // to calls still in flight can reach their clients.
     streamable.endStreams();
+    mounts.forEach(HttpMount::quiesce);
     return Future.succeededFuture();
   }
 
