@@ -97,6 +97,12 @@
     }
     var url = "/ui/events?" + (path !== null ? "path=" + encodeURIComponent(path) : "folder=" + encodeURIComponent(folder));
     var source = new EventSource(url);
+    source.onopen = function () {
+      body.setAttribute("data-live", "open");
+    };
+    source.onerror = function () {
+      body.setAttribute("data-live", "retrying");
+    };
     source.addEventListener("change", function (e) {
       var c = JSON.parse(e.data);
       var doc = document.getElementById("doc");
