@@ -19,7 +19,7 @@ final class Layout {
     StringBuilder out = new StringBuilder(main.length() + 2048);
     out.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        .append("<meta name=\"referrer\" content=\"no-referrer\"><title>");
+        .append("<meta name=\"referrer\" content=\"same-origin\"><title>");
     Html.text(out, title);
     out.append(" · gram</title><link rel=\"stylesheet\" href=\"").append(Links.ROOT)
         .append("/static/ui.css\"><script src=\"").append(Links.ROOT)

@@ -124,7 +124,7 @@ public final class WebUi implements HttpMount {
     ctx.response()
         .putHeader("Content-Security-Policy", CSP)
         .putHeader("X-Content-Type-Options", "nosniff")
-        .putHeader("Referrer-Policy", "no-referrer")
+        .putHeader("Referrer-Policy", "same-origin")
         .putHeader("X-Frame-Options", "DENY");
     ctx.next();
   }
