@@ -233,5 +233,6 @@
 
   enhance(document);
   follow();
+  window.gramReady = performance.now();
   document.documentElement.setAttribute("data-ready", "1");
 })();

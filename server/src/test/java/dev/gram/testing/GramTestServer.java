@@ -36,6 +36,11 @@ public final class GramTestServer implements AutoCloseable {
    * costs seconds of CPU that most tests do not need.
    */
   public static GramTestServer start(Path vault, String... extraArgs) {
+    return start(vault, 30, extraArgs);
+  }
+
+  /** As {@link #start(Path, String...)}, waiting up to {@code scanSeconds} for a large vault's scan. */
+  public static GramTestServer start(Path vault, int scanSeconds, String... extraArgs) {
     try {
       String[] args = new String[extraArgs.length + 9];
       args[0] = "--vault";
@@ -54,7 +59,7 @@ public final class GramTestServer implements AutoCloseable {
               .toCompletionStage()
               .toCompletableFuture()
               .get(30, TimeUnit.SECONDS);
-      server.services().vault().scanned().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      server.services().vault().scanned().toCompletionStage().toCompletableFuture().get(scanSeconds, TimeUnit.SECONDS);
       McpSyncClient client =
           McpClients.build(
               HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.httpPort())
