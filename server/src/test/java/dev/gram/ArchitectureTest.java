@@ -84,7 +84,7 @@ class ArchitectureTest {
         .whereLayer("Protocol").mayOnlyAccessLayers("Base", "Async", "ToolSpi")
         .whereLayer("Transport").mayOnlyAccessLayers("Base", "Async", "Protocol")
         .whereLayer("Web")
-        .mayOnlyAccessLayers("Base", "Async", "Format", "Store", "ToolSpi", "Tools", "Protocol", "Transport")
+        .mayOnlyAccessLayers("Base", "Async", "Format", "Edit", "Store", "ToolSpi", "Tools", "Protocol", "Transport")
         .check(product);
   }
 

@@ -1,6 +1,5 @@
 package dev.gram.web;
 
-import dev.gram.format.Revision;
 import dev.gram.format.Times;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.DocumentReader;
@@ -13,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /**
@@ -24,7 +22,6 @@ import java.util.TreeMap;
  */
 final class BrowsePage {
   static final int PAGE_SIZE = 50;
-  static final int ACTIVITY_ROWS = 20;
 
   /** What the person asked for. */
   record Query(String folder, String filter, String sort, boolean descending, int page) {
@@ -66,10 +63,12 @@ final class BrowsePage {
 
   private final DocumentReader reader;
   private final ToolCalls tools;
+  private final RecentActivity activity;
 
   BrowsePage(DocumentReader reader, ToolCalls tools) {
     this.reader = reader;
     this.tools = tools;
+    this.activity = new RecentActivity(tools);
   }
 
   /** The whole page's main content. */
@@ -77,8 +76,8 @@ final class BrowsePage {
     return reader.scanned().compose(v -> {
       List<DocSnapshot> scope = scope(q, visitor);
       Future<JsonObject> projects = tools.call("gram_projects", new JsonObject(), visitor);
-      Future<String> activity = activity(q.folder(), since(scope), visitor);
-      return Future.all(projects, activity).map(all -> {
+      Future<String> recent = activity.render(q.folder(), scope, visitor);
+      return Future.all(projects, recent).map(all -> {
         StringBuilder out = new StringBuilder(32_768);
         out.append("<div class=\"browse\"><nav class=\"side\" aria-label=\"Projects and mounts\">");
         side(out, projects.result(), q, visitor);
@@ -87,7 +86,7 @@ final class BrowsePage {
         folders(out, q, scope);
         filterForm(out, q);
         docs(out, q, scope);
-        out.append(activity.result());
+        out.append(recent.result());
         out.append("</div></div>");
         return out.toString();
       });
@@ -105,7 +104,7 @@ final class BrowsePage {
 
   /** The activity section alone, for a live refresh. */
   Future<String> activityPart(Query q, Visitor visitor) {
-    return reader.scanned().compose(v -> activity(q.folder(), since(scope(q, visitor)), visitor));
+    return reader.scanned().compose(v -> activity.render(q.folder(), scope(q, visitor), visitor));
   }
 
   private List<DocSnapshot> scope(Query q, Visitor visitor) {
@@ -363,64 +362,5 @@ final class BrowsePage {
     out.append('>');
     Html.text(out, iso.substring(0, 10) + " " + iso.substring(11, 19) + " UTC");
     out.append("</time>");
-  }
-
-  /**
-   * Just before the {@link #ACTIVITY_ROWS}-th newest revision in scope, so that {@code
-   * gram_changes} since then lists the newest ones; {@code null} when the scope has fewer.
-   */
-  private static Instant since(List<DocSnapshot> scope) {
-    PriorityQueue<Instant> newest = new PriorityQueue<>();
-    for (DocSnapshot s : scope) {
-      if (s.history() == null) {
-        continue;
-      }
-      List<Revision> revs = s.revisions();
-      for (int i = revs.size() - 1; i >= 0; i--) {
-        Instant t = revs.get(i).recordedAt();
-        if (newest.size() == ACTIVITY_ROWS && !t.isAfter(newest.peek())) {
-          break;
-        }
-        newest.add(t);
-        if (newest.size() > ACTIVITY_ROWS) {
-          newest.poll();
-        }
-      }
-    }
-    return newest.size() < ACTIVITY_ROWS ? null : newest.peek().minusMillis(1);
-  }
-
-  private Future<String> activity(String folder, Instant since, Visitor visitor) {
-    JsonObject args = new JsonObject()
-        .put("since", since == null ? "1970-01-01T00:00:00.000Z" : Times.format(since))
-        .put("limit", 100);
-    if (!folder.isEmpty()) {
-      args.put("folder", folder);
-    }
-    return tools.call("gram_changes", args, visitor).map(answer -> {
-      StringBuilder out = new StringBuilder(8192);
-      out.append("<section id=\"activity\" aria-labelledby=\"activity-h\"");
-      Html.attr(out, "data-live-src", Links.home() + "?part=activity" + (folder.isEmpty() ? "" : "&folder=" + Links.q(folder)));
-      out.append("><h2 id=\"activity-h\">Recent activity</h2>");
-      JsonArray changes = answer.getJsonArray("changes", new JsonArray());
-      List<JsonObject> rows = new ArrayList<>();
-      for (int i = 0; i < changes.size(); i++) {
-        JsonObject c = changes.getJsonObject(i);
-        if (visitor.mayRead(c.getString("path", ""))) {
-          rows.add(c);
-        }
-      }
-      if (rows.isEmpty()) {
-        out.append("<p class=\"muted\">Nothing written yet.</p></section>");
-        return out.toString();
-      }
-      out.append("<ol class=\"activity\" reversed>");
-      int from = Math.max(0, rows.size() - ACTIVITY_ROWS);
-      for (int i = rows.size() - 1; i >= from; i--) {
-        ChangeRows.activityRow(out, rows.get(i));
-      }
-      out.append("</ol></section>");
-      return out.toString();
-    });
   }
 }

@@ -279,9 +279,9 @@ public final class DocumentHtml {
         out.append("<tbody>");
       }
       out.append("<tr>");
-      for (String cell : cells(lines.get(i))) {
+      for (Object cell : dev.gram.edit.RichCodec.splitRow(lines.get(i))) {
         out.append(i == 0 ? "<th scope=\"col\">" : "<td>");
-        inline.append(out, cell);
+        inline.append(out, (String) cell);
         out.append(i == 0 ? "</th>" : "</td>");
       }
       out.append("</tr>");
@@ -293,33 +293,6 @@ public final class DocumentHtml {
       out.append("</tbody>");
     }
     out.append("</table></div>");
-  }
-
-  /** A table row's cells: split at unescaped {@code |}, outer pipes dropped, {@code \|} kept. */
-  static List<String> cells(String row) {
-    String s = row.strip();
-    if (s.startsWith("|")) {
-      s = s.substring(1);
-    }
-    if (s.endsWith("|") && !s.endsWith("\\|")) {
-      s = s.substring(0, s.length() - 1);
-    }
-    List<String> out = new ArrayList<>();
-    StringBuilder cell = new StringBuilder();
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\\' && i + 1 < s.length() && s.charAt(i + 1) == '|') {
-        cell.append('|');
-        i++;
-      } else if (c == '|') {
-        out.add(cell.toString().strip());
-        cell.setLength(0);
-      } else {
-        cell.append(c);
-      }
-    }
-    out.add(cell.toString().strip());
-    return out;
   }
 
   static String capitalize(String s) {
@@ -339,7 +312,7 @@ public final class DocumentHtml {
 
     @Override
     public String link(String target) {
-      return RecordHtml.linkTarget(target, frame.pathOfDocumentId());
+      return Links.target(target, frame.pathOfDocumentId());
     }
   }
 }

@@ -27,6 +27,8 @@ import java.util.function.Function;
  */
 final class DocumentPage {
   private static final SecureRandom RANDOM = new SecureRandom();
+  /** A revision that changed more records than this has none of them marked on the page. */
+  static final int MARKED_CHANGES = 50;
 
   /** The document and what was rendered of it: its page title and main content. */
   record Rendered(String title, String path, boolean current, String html) {}
@@ -89,7 +91,8 @@ final class DocumentPage {
       shownRev = s.revisions().get(v.at().getInteger("rev"));
     }
     Set<String> changed = new HashSet<>();
-    if (shownRev != null) {
+    // A create or a bulk rewrite changes everything: marking it all would mark nothing.
+    if (shownRev != null && shownRev.rev() > 0 && shownRev.changes().size() <= MARKED_CHANGES) {
       for (Revision.Change c : shownRev.changes()) {
         changed.add(c.id());
       }
@@ -302,10 +305,10 @@ final class DocumentPage {
 
         @Override
         public String link(String target) {
-          return RecordHtml.linkTarget(target, gram.reader()::pathOfDocumentId);
+          return Links.target(target, gram.reader()::pathOfDocumentId);
         }
       });
-      RecordHtml.detail(out, e, state, path, gram.reader()::pathOfDocumentId, inline);
+      RecordDetailHtml.detail(out, e, state, path, gram.reader()::pathOfDocumentId, inline);
       if (editable) {
         editForm(out, s, e);
       }

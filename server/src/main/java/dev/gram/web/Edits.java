@@ -193,7 +193,7 @@ final class Edits {
             .append("<th scope=\"col\">When you read it</th><th scope=\"col\">Now</th></tr></thead><tbody>");
         for (String key : dev.gram.format.StateDiff.changedKeys(was, is)) {
           out.append("<tr><th scope=\"row\">");
-          Html.text(out, RecordHtml.fieldName(key));
+          Html.text(out, RecordDetailHtml.fieldName(key));
           out.append("</th><td>");
           Html.text(out, String.join(", ", was.values(key)));
           out.append("</td><td>");

@@ -163,7 +163,7 @@ final class HistoryPage {
           out.append("<tr");
           Html.attr(out, "data-key", k.key());
           out.append("><th scope=\"row\">");
-          Html.text(out, RecordHtml.fieldName(k.key()));
+          Html.text(out, RecordDetailHtml.fieldName(k.key()));
           out.append("</th><td class=\"before\">");
           values(out, k.before(), "del");
           out.append("</td><td class=\"after\">");

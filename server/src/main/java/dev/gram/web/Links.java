@@ -2,6 +2,8 @@ package dev.gram.web;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The web view's addresses, built in one place. A document's path travels as path segments after
@@ -77,4 +79,32 @@ final class Links {
     }
     return out.toString();
   }
-}
+
+  /**
+   * Where a link's target leads: web and mail addresses as written, {@code gram://path} and a
+   * vault path ending in {@code .gram} (optionally {@code #record}) to that document's page, an
+   * anchor on this page as written; {@code null} for anything else (a script, a file).
+   */
+  static String target(String target, Function<String, String> pathOfDocumentId) {
+    String t = target.strip();
+    String lower = t.toLowerCase(Locale.ROOT);
+    if (lower.startsWith("https://") || lower.startsWith("http://") || lower.startsWith("mailto:")) {
+      return t;
+    }
+    if (t.startsWith("#")) {
+      return t;
+    }
+    if (lower.startsWith("gram://")) {
+      t = t.substring("gram://".length());
+    }
+    String anchor = null;
+    int hash = t.indexOf('#');
+    if (hash >= 0) {
+      anchor = t.substring(hash + 1);
+      t = t.substring(0, hash);
+    }
+    if (t.endsWith(".gram") && !t.startsWith("/") && !t.contains("..") && !t.contains(":")) {
+      return anchor == null ? Links.doc(t) : Links.record(t, anchor);
+    }
+    return null;
+  }}

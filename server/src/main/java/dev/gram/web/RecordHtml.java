@@ -3,9 +3,6 @@ package dev.gram.web;
 import dev.gram.format.Block;
 import dev.gram.format.Entity;
 import dev.gram.format.EntityType;
-import dev.gram.format.Field;
-import dev.gram.format.GramDocument;
-import dev.gram.format.Link;
 import dev.gram.format.body.BodyNode;
 import dev.gram.tools.support.BodyRefs;
 import dev.gram.tools.support.RecordFacts;
@@ -16,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Records as the profile shows them: the item views ({@code task-row}, {@code metric}, {@code
@@ -224,7 +220,7 @@ final class RecordHtml {
       return;
     }
     out.append("<div class=\"picture\"><span class=\"emoji\" aria-hidden=\"true\">🖼️</span> ");
-    String href = linkTarget(src, frame.pathOfDocumentId());
+    String href = Links.target(src, frame.pathOfDocumentId());
     if (href != null) {
       out.append("<a");
       Html.attr(out, "href", href);
@@ -384,110 +380,5 @@ final class RecordHtml {
     return path == null ? null : Links.record(path, r.entity().id());
   }
 
-  /**
-   * Where a link's target leads: web and mail addresses as written, {@code gram://path} and a
-   * vault path ending in {@code .gram} (optionally {@code #record}) to that document's page, an
-   * anchor on this page as written; {@code null} for anything else (a script, a file).
-   */
-  static String linkTarget(String target, Function<String, String> pathOfDocumentId) {
-    String t = target.strip();
-    String lower = t.toLowerCase(Locale.ROOT);
-    if (lower.startsWith("https://") || lower.startsWith("http://") || lower.startsWith("mailto:")) {
-      return t;
-    }
-    if (t.startsWith("#")) {
-      return t;
-    }
-    if (lower.startsWith("gram://")) {
-      t = t.substring("gram://".length());
-    }
-    String anchor = null;
-    int hash = t.indexOf('#');
-    if (hash >= 0) {
-      anchor = t.substring(hash + 1);
-      t = t.substring(0, hash);
-    }
-    if (t.endsWith(".gram") && !t.startsWith("/") && !t.contains("..") && !t.contains(":")) {
-      return anchor == null ? Links.doc(t) : Links.record(t, anchor);
-    }
-    return null;
-  }
 
-  /** A record's fields, links and blocks (the part a disclosure fetches). */
-  static void detail(StringBuilder out, Entity e, GramDocument doc, String path,
-      Function<String, String> pathOfDocumentId, InlineMd inline) {
-    out.append("<div class=\"record-detail\"");
-    Html.attr(out, "data-id", e.id());
-    out.append("><p class=\"muted\">");
-    Kinds.badge(out, e.type());
-    Html.text(out, e.type().typeName());
-    out.append(" <code>");
-    Html.text(out, e.id());
-    out.append("</code></p>");
-    out.append("<dl class=\"fields\">");
-    for (Field f : e.fields()) {
-      out.append("<dt>");
-      Html.text(out, fieldName(f.key()));
-      out.append("</dt>");
-      for (String v : f.values()) {
-        out.append("<dd>");
-        Html.text(out, v);
-        out.append("</dd>");
-      }
-    }
-    out.append("</dl>");
-    if (!e.links().isEmpty()) {
-      out.append("<p class=\"sub\">Links</p><ul class=\"links\">");
-      for (Link l : e.links()) {
-        out.append("<li>");
-        Html.text(out, l.predicate());
-        out.append(" → ");
-        String href = linkOf(l.target(), doc, path, pathOfDocumentId);
-        if (href != null) {
-          out.append("<a");
-          Html.attr(out, "href", href);
-          out.append('>');
-        }
-        Entity t = l.target().indexOf('/') < 0 ? doc.entity(l.target()) : null;
-        Html.text(out, t != null ? t.title() + " (" + l.target() + ")" : l.target());
-        out.append(href != null ? "</a>" : " <span class=\"muted\">(unresolved)</span>").append("</li>");
-      }
-      out.append("</ul>");
-    }
-    for (Block b : e.blocks()) {
-      if (b.name().equals(Block.RICH)) {
-        continue;
-      }
-      out.append("<p class=\"sub\">");
-      Html.text(out, b.name());
-      out.append("</p><div class=\"block-text\">");
-      for (String para : b.text().split("\n\\s*\n")) {
-        out.append("<p>");
-        inline.append(out, para);
-        out.append("</p>");
-      }
-      out.append("</div>");
-    }
-    out.append("</div>");
-  }
-
-  private static String linkOf(String target, GramDocument doc, String path, Function<String, String> pathOfDocumentId) {
-    int slash = target.indexOf('/');
-    if (slash < 0) {
-      return doc.contains(target) ? Links.record(path, target) : null;
-    }
-    String other = pathOfDocumentId.apply(target.substring(0, slash));
-    return other == null ? null : Links.record(other, target.substring(slash + 1));
-  }
-
-  /** The profile's short keys in words. */
-  static String fieldName(String key) {
-    return switch (key) {
-      case "t" -> "title (t)";
-      case "d" -> "description (d)";
-      case "x" -> "status (x)";
-      case "p" -> "priority (p)";
-      default -> key;
-    };
-  }
 }

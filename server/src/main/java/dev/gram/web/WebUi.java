@@ -107,10 +107,10 @@ public final class WebUi implements HttpMount {
     });
     ui.route().handler(this::visitor);
     ui.get("/").handler(this::browse);
-    ui.get("/doc/*").handler(this::document);
-    ui.get("/rec/*").handler(this::record);
-    ui.get("/history/*").handler(this::history);
-    ui.get("/diff/*").handler(this::diff);
+    ui.get("/doc/*").handler(about("/doc/", this::document));
+    ui.get("/rec/*").handler(about("/rec/", this::record));
+    ui.get("/history/*").handler(about("/history/", this::history));
+    ui.get("/diff/*").handler(about("/diff/", this::diff));
     ui.get("/search").handler(this::search);
     ui.get("/events").handler(this::events);
     ui.post("/edit/*").handler(form).handler(this::edit);
@@ -195,58 +195,51 @@ public final class WebUi implements HttpMount {
     }
   }
 
-  private void document(RoutingContext ctx) {
-    String path = path(ctx, "/doc/");
-    Visitor v = who(ctx);
-    if (!readable(ctx, path, v)) {
-      return;
-    }
-    Map<String, String> p = params(ctx);
-    Future<DocumentPage.Rendered> r = documents.render(path, p, v);
-    if ("doc".equals(p.get("part"))) {
+  /** A request about one document: its path, who asks, and the query. */
+  private record DocRequest(String path, Visitor visitor, Map<String, String> params) {}
+
+  /** Answers a page about one document, once its path is one the visitor may read. */
+  private static io.vertx.core.Handler<RoutingContext> about(String page,
+      java.util.function.BiConsumer<RoutingContext, DocRequest> handler) {
+    return ctx -> {
+      String path = path(ctx, page);
+      Visitor v = who(ctx);
+      if (path == null || !v.mayRead(path)) {
+        // A document the visitor may not read is the same as one that does not exist.
+        fail(ctx, 404, "Not found", "E_PATH", "There is no such document.");
+        return;
+      }
+      handler.accept(ctx, new DocRequest(path, v, params(ctx)));
+    };
+  }
+
+  private void document(RoutingContext ctx, DocRequest d) {
+    Future<DocumentPage.Rendered> r = documents.render(d.path(), d.params(), d.visitor());
+    if ("doc".equals(d.params().get("part"))) {
       send(ctx, r.map(DocumentPage.Rendered::html));
     } else {
-      send(ctx, r.map(d -> Layout.page(d.title(),
-          new Layout.Body("doc", d.current() ? d.path() : null, null), v, access.open(), d.html())));
+      send(ctx, r.map(x -> Layout.page(x.title(),
+          new Layout.Body("doc", x.current() ? x.path() : null, null), d.visitor(), access.open(), x.html())));
     }
   }
 
-  private void record(RoutingContext ctx) {
-    String path = path(ctx, "/rec/");
-    Visitor v = who(ctx);
-    if (!readable(ctx, path, v)) {
-      return;
-    }
-    Map<String, String> p = params(ctx);
-    String id = p.getOrDefault("id", "");
-    boolean part = "rec".equals(p.get("part"));
-    Future<String> main = documents.record(path, id, p, v, part);
-    send(ctx, part ? main : main.map(m -> Layout.page(id, Layout.Body.of("record"), v, access.open(), m)));
+  private void record(RoutingContext ctx, DocRequest d) {
+    String id = d.params().getOrDefault("id", "");
+    boolean part = "rec".equals(d.params().get("part"));
+    Future<String> main = documents.record(d.path(), id, d.params(), d.visitor(), part);
+    send(ctx, part ? main : main.map(m -> Layout.page(id, Layout.Body.of("record"), d.visitor(), access.open(), m)));
   }
 
-  private void history(RoutingContext ctx) {
-    String path = path(ctx, "/history/");
-    Visitor v = who(ctx);
-    if (!readable(ctx, path, v)) {
-      return;
-    }
-    Map<String, String> p = params(ctx);
-    int page = intParam(p, "page", 1);
-    boolean part = "timeline".equals(p.get("part"));
-    Future<String> main = history.timeline(path, page, part);
-    send(ctx, part ? main : main.map(m -> Layout.page("History of " + path,
-        new Layout.Body("history", path, null), v, access.open(), m)));
+  private void history(RoutingContext ctx, DocRequest d) {
+    boolean part = "timeline".equals(d.params().get("part"));
+    Future<String> main = history.timeline(d.path(), intParam(d.params(), "page", 1), part);
+    send(ctx, part ? main : main.map(m -> Layout.page("History of " + d.path(),
+        new Layout.Body("history", d.path(), null), d.visitor(), access.open(), m)));
   }
 
-  private void diff(RoutingContext ctx) {
-    String path = path(ctx, "/diff/");
-    Visitor v = who(ctx);
-    if (!readable(ctx, path, v)) {
-      return;
-    }
-    Map<String, String> p = params(ctx);
-    send(ctx, history.diff(path, intParam(p, "from", 0), intParam(p, "to", 0))
-        .map(m -> Layout.page("Changes in " + path, Layout.Body.of("diff"), v, access.open(), m)));
+  private void diff(RoutingContext ctx, DocRequest d) {
+    send(ctx, history.diff(d.path(), intParam(d.params(), "from", 0), intParam(d.params(), "to", 0))
+        .map(m -> Layout.page("Changes in " + d.path(), Layout.Body.of("diff"), d.visitor(), access.open(), m)));
   }
 
   private void search(RoutingContext ctx) {
@@ -280,15 +273,6 @@ public final class WebUi implements HttpMount {
             access.open(), o.html()));
       }
     });
-  }
-
-  /** A page for a document the visitor may not read is the same as one that does not exist. */
-  private static boolean readable(RoutingContext ctx, String path, Visitor v) {
-    if (path == null || !v.mayRead(path)) {
-      fail(ctx, 404, "Not found", "E_PATH", "There is no such document.");
-      return false;
-    }
-    return true;
   }
 
   /** The document path after {@code /ui<page>}, each segment decoded. */

@@ -119,11 +119,11 @@ class DocumentHtmlTest {
 
   @Test
   void linkTargetsNeverLeaveForScriptsOrFiles() {
-    assertThat(RecordHtml.linkTarget("javascript:alert(1)", id -> null)).isNull();
-    assertThat(RecordHtml.linkTarget("file:///etc/passwd", id -> null)).isNull();
-    assertThat(RecordHtml.linkTarget("../secret.gram", id -> null)).isNull();
-    assertThat(RecordHtml.linkTarget("gram://a/b.gram", id -> null)).isEqualTo("/ui/doc/a/b.gram");
-    assertThat(RecordHtml.linkTarget("MAILTO:a@b", id -> null)).isEqualTo("MAILTO:a@b");
+    assertThat(Links.target("javascript:alert(1)", id -> null)).isNull();
+    assertThat(Links.target("file:///etc/passwd", id -> null)).isNull();
+    assertThat(Links.target("../secret.gram", id -> null)).isNull();
+    assertThat(Links.target("gram://a/b.gram", id -> null)).isEqualTo("/ui/doc/a/b.gram");
+    assertThat(Links.target("MAILTO:a@b", id -> null)).isEqualTo("MAILTO:a@b");
   }
 
   @Test
