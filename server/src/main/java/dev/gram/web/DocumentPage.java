@@ -97,9 +97,9 @@ final class DocumentPage {
         changed.add(c.id());
       }
     }
-    Function<String, String> pathOf = gram.reader()::pathOfDocumentId;
+    Function<String, String> pathOf = readablePath(visitor);
     DocumentHtml.Frame frame = new DocumentHtml.Frame(
-        s.path(), self, BodyRefs.in(state, gram.reader()), pathOf, editable, changed);
+        s.path(), self, refs(state, visitor), pathOf, editable, changed);
     String nonce = newNonce();
 
     StringBuilder out = new StringBuilder(8192 + state.records().size() * 400);
@@ -154,6 +154,27 @@ final class DocumentPage {
     travelForm(out, s, v, selector);
     out.append("</article>");
     return new Rendered(state.title().isEmpty() ? s.path() : state.title(), s.path(), current, out.toString());
+  }
+
+  /**
+   * The path of another document by its id, when the visitor may read it: a reference to a
+   * document the visitor may not see reads as unresolved and names nothing of it.
+   */
+  private Function<String, String> readablePath(Visitor visitor) {
+    return docId -> {
+      String p = gram.reader().pathOfDocumentId(docId);
+      return p != null && visitor.mayRead(p) ? p : null;
+    };
+  }
+
+  /** What a body's references resolve to, across the documents the visitor may read. */
+  private BodyRefs refs(GramDocument state, Visitor visitor) {
+    Function<String, String> pathOf = readablePath(visitor);
+    return new BodyRefs(state, docId -> {
+      String p = pathOf.apply(docId);
+      DocSnapshot other = p == null ? null : gram.reader().peek(p);
+      return other == null ? null : other.state();
+    });
   }
 
   private static byte[] nonce() {
@@ -292,23 +313,23 @@ final class DocumentPage {
       InlineMd inline = new InlineMd(new InlineMd.Targets() {
         @Override
         public String mention(String ref) {
-          BodyRefs.Ref r = BodyRefs.in(state, gram.reader()).resolve(ref);
+          BodyRefs.Ref r = refs(state, visitor).resolve(ref);
           if (r == null) {
             return null;
           }
           if (r.doc() == state) {
             return Links.record(path, r.entity().id());
           }
-          String other = gram.reader().pathOfDocumentId(r.doc().id());
+          String other = readablePath(visitor).apply(r.doc().id());
           return other == null ? null : Links.record(other, r.entity().id());
         }
 
         @Override
         public String link(String target) {
-          return Links.target(target, gram.reader()::pathOfDocumentId);
+          return Links.target(target, readablePath(visitor));
         }
       });
-      RecordDetailHtml.detail(out, e, state, path, gram.reader()::pathOfDocumentId, inline);
+      RecordDetailHtml.detail(out, e, state, path, readablePath(visitor), inline);
       if (editable) {
         editForm(out, s, e);
       }

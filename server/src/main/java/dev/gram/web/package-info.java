@@ -15,9 +15,9 @@
  *   <li>The renderer, {@link dev.gram.web.DocumentHtml} with {@code RecordHtml} and {@code
  *       InlineMd}: a document as the profile shows it, as HTML; pure, testable without a browser,
  *       used by nothing else (so it can never slow a tool).
- *   <li>The pages: {@code BrowsePage} (projects, folders, documents a page at a time, recent
- *       activity from {@code gram_changes}), {@code DocumentPage} (a document now or as it was, a
- *       record's details), {@code HistoryPage} (the timeline, and {@code EntityDiff} between any
+ *   <li>The pages: {@code BrowsePage} (projects, folders, documents a page at a time) with {@code
+ *       RecentActivity} ({@code gram_changes}), {@code DocumentPage} (a document now or as it was,
+ *       a record's details, {@code RecordDetailHtml}), {@code HistoryPage} (the timeline, and {@code EntityDiff} between any
  *       two revisions), {@code SearchPage} ({@code gram_recall}), {@code Edits} (a person's
  *       changes as {@code gram_patch} calls, and the conflict view), {@code LiveEvents} (the change
  *       feed as server-sent events, one {@link dev.gram.protocol.SubscriberStream} per open page).
@@ -27,7 +27,8 @@
  *
  * <h2>Design</h2>
  *
- * <p>Server-rendered HTML, built with string builders and escaped in one place ({@code Html}).
+ * <p>Server-rendered HTML, built with string builders and escaped in one place ({@code Html});
+ * every address is built in {@code Links}.
  * Reads take the store's immutable snapshots through {@link dev.gram.store.DocumentReader}
  * (past states rebuilt on the vault's I/O pool by the tools' own {@code Snapshots}); a render
  * runs on a Vert.x worker, never on an event loop. Writes are tool calls ({@code ToolCalls}) with

@@ -75,6 +75,18 @@ class WebUiBrowserTest {
     return w;
   }
 
+  /**
+   * Clicks once the element can take the click: a record far down a long page is laid out only
+   * when it scrolls into view ({@code content-visibility}), a moment after the scroll.
+   */
+  static void click(WebElement e) {
+    wait(5).ignoring(org.openqa.selenium.ElementClickInterceptedException.class).until(d -> {
+      ((org.openqa.selenium.JavascriptExecutor) d).executeScript("arguments[0].scrollIntoView({block: 'center'})", e);
+      e.click();
+      return true;
+    });
+  }
+
   static void noSeriousViolations(String page) {
     assertThat(Browser.axe(driver, "serious", "critical")).as("axe on the %s page", page).isEmpty();
   }
@@ -192,7 +204,7 @@ class WebUiBrowserTest {
 
     // A record's fields, links and blocks on demand.
     WebElement details = driver.findElement(By.cssSelector("#r-evd-rehearsal details.more"));
-    details.findElement(By.tagName("summary")).click();
+    click(details.findElement(By.tagName("summary")));
     wait(5).until(d -> !details.findElements(By.cssSelector(".record-detail")).isEmpty());
     assertThat(details.findElement(By.cssSelector(".record-detail")).getText())
         .contains("rehearsal").contains("supports").contains("Roll out region by region");
@@ -335,12 +347,12 @@ class WebUiBrowserTest {
             .put("records", new io.vertx.core.json.JsonArray().add(UiFixture.record("task", "tsk-dishes", "t", "Do the dishes", "x", "open"))))));
     open("/doc/" + path);
     WebElement check = driver.findElement(By.cssSelector("#r-tsk-dishes button.check"));
-    check.click();
+    click(check);
     wait(5).until(d -> "true".equals(d.findElement(By.cssSelector("#r-tsk-dishes button.check")).getAttribute("aria-checked")));
     assertThat(driver.findElement(By.id("live")).getText()).contains("Saved: revision 1");
 
     // The title and status, and a note, through the record's own form.
-    driver.findElement(By.cssSelector("#r-tsk-dishes details.more summary")).click();
+    click(driver.findElement(By.cssSelector("#r-tsk-dishes details.more summary")));
     WebElement title = wait(5).until(ExpectedConditions.visibilityOfElementLocated(By.id("t-tsk-dishes")));
     title.clear();
     title.sendKeys("Do the dishes tonight");
