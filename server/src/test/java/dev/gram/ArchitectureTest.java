@@ -16,11 +16,14 @@ import org.junit.jupiter.api.Test;
  * <pre>
  *   base, async, access              the ground floor: any layer may use it; it uses none
  *                                    (access, who may reach what, stands on base alone)
- *   format → edit → store → index → tools → protocol → transport → server
- *                         ↘ cluster ───────────────────────────────────↗
+ *   format → edit → store → index → tools → protocol → transport → web → server
+ *                         ↘ cluster ───────────────────────────────────────────↗
  *                         ↘ gate (the store as one caller sees it) → tools
- *   access → auth (credentials: token, agents file, OAuth) ──────────────→ server
+ *   access → auth (credentials: token, agents file, OAuth) ──────────────────────→ server
  * </pre>
+ *
+ * <p>The web view sits after the transport, which mounts it without knowing it (through {@code
+ * HttpMount}); it reads the store's snapshots and writes only through the tools.
  *
  * <p>The cluster sits on the store and is wired in by the server alone: it implements the store's
  * write interface, so nothing between them (index, tools, protocol, transport) can tell whether a
@@ -71,6 +74,7 @@ class ArchitectureTest {
         .layer("Tools").definedBy("dev.gram.tools", "dev.gram.tools.support..", "dev.gram.tools.resources..")
         .layer("Protocol").definedBy("dev.gram.protocol..")
         .layer("Transport").definedBy("dev.gram.transport..")
+        .layer("Web").definedBy("dev.gram.web..")
         .layer("Server").definedBy("dev.gram.server..")
         .whereLayer("Base").mayNotAccessAnyLayer()
         .whereLayer("Async").mayOnlyAccessLayers("Base")
@@ -89,6 +93,20 @@ class ArchitectureTest {
         .mayOnlyAccessLayers("Base", "Async", "Access", "Format", "Edit", "Store", "Index", "Gate", "ToolSpi")
         .whereLayer("Protocol").mayOnlyAccessLayers("Base", "Async", "Access", "ToolSpi")
         .whereLayer("Transport").mayOnlyAccessLayers("Base", "Async", "Access", "Protocol")
+        .whereLayer("Web")
+        .mayOnlyAccessLayers("Base", "Async", "Access", "Format", "Edit", "Store", "Gate", "ToolSpi", "Tools",
+            "Protocol", "Transport")
+        .check(product);
+  }
+
+  @Test
+  void theWebViewWritesOnlyThroughTheTools() {
+    noClasses()
+        .that().resideInAPackage("dev.gram.web..")
+        .should().dependOnClassesThat().haveFullyQualifiedName("dev.gram.store.DocumentWriter")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.gram.store.Vault")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.gram.store.WriteCommand")
+        .because("a person's edit is a gram_patch like an agent's: CAS, request_id, attribution")
         .check(product);
   }
 

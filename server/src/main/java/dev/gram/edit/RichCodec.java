@@ -224,7 +224,11 @@ public final class RichCodec {
     return o;
   }
 
-  static List<Object> splitRow(String line) {
+  /**
+   * A table row's cells: split at unescaped {@code |}, the outer pipes dropped, {@code \|} read
+   * as {@code |}, each cell stripped. (The web view shows tables with it too.)
+   */
+  public static List<Object> splitRow(String line) {
     String s = line.strip();
     if (s.startsWith("|")) {
       s = s.substring(1);

@@ -30,14 +30,17 @@ import java.util.function.Predicate;
  *
  * <p>Past {@link #MAX_DOCUMENTS} distinct documents the oldest pending one is dropped: a
  * notification is a hint, and {@code gram_changes} since the last revision seen is the record.
+ *
+ * <p>Public because the web view's live pages ({@code dev.gram.web}) follow the vault the same
+ * way: one stream per open page, so a browser that stops reading never slows a commit either.
  */
-final class SubscriberStream implements Consumer<ResourceChange> {
+public final class SubscriberStream implements Consumer<ResourceChange> {
   static final int MAX_DOCUMENTS = 1024;
   /** How long a congested transport is left alone before the stream looks again. */
   private static final long CONGESTED_RETRY_MS = 20;
 
   /** What the stream sends: the changes it has, and whether the list changed meanwhile. */
-  interface Delivery {
+  public interface Delivery {
     void deliver(List<ResourceChange> changes, boolean listChanged);
   }
 
@@ -59,7 +62,7 @@ final class SubscriberStream implements Consumer<ResourceChange> {
    * @param wanted which document changes this subscriber hears
    * @param wantsListChanged whether it hears that documents appeared or vanished
    */
-  SubscriberStream(
+  public SubscriberStream(
       ChangeFeed feed,
       Predicate<ResourceChange> wanted,
       boolean wantsListChanged,
@@ -130,7 +133,7 @@ final class SubscriberStream implements Consumer<ResourceChange> {
   }
 
   /** Stops hearing changes and drops what was not sent; closing twice is harmless. */
-  void close() {
+  public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }

@@ -311,7 +311,8 @@ public final class GramServer {
                     io.vertx.core.json.JsonObject health =
                         new io.vertx.core.json.JsonObject().put("auth", authenticator.mode());
                     return services.cluster() == null ? health : health.put("cluster", services.cluster().health());
-                  }));
+                  }),
+              List.of(webUi(registry)));
       httpUp = vertx.deployVerticle(h).map(id -> {
         deployments.add(id);
         transports.add(h);
@@ -352,6 +353,17 @@ public final class GramServer {
     // it; or a moment after the transports are up when no client comes.
     dispatcher.handshakeOver().onSuccess(v -> vertx.runOnContext(x -> services.handshakeOver()));
     return chain.onSuccess(v -> vertx.setTimer(HANDSHAKE_GRACE_MS, id -> services.handshakeOver()));
+  }
+
+  /**
+   * The web view on the HTTP port ({@code /ui}): the same tools and change feed as every agent.
+   * Without a token, a person's edits are recorded as {@code person:<the user running the
+   * server>}; with one, as the name given at log-in.
+   */
+  private dev.gram.web.WebUi webUi(ToolRegistry registry) {
+    String person = "person:" + System.getProperty("user.name", "local");
+    return new dev.gram.web.WebUi(services.context(), registry, services.resources().changes(),
+        new dev.gram.web.WebAccess(authenticator, person, clock));
   }
 
   private void stdinClosed() {

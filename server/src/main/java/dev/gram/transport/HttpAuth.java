@@ -29,10 +29,17 @@ final class HttpAuth implements Handler<RoutingContext> {
 
   private final Authenticator authenticator;
   private final ServerMetrics metrics;
+  /** Paths served by a mount that asks for its visitors' credentials itself (the web view's log-in). */
+  private final java.util.function.Predicate<String> selfGuarded;
 
   HttpAuth(Authenticator authenticator, ServerMetrics metrics) {
+    this(authenticator, metrics, path -> false);
+  }
+
+  HttpAuth(Authenticator authenticator, ServerMetrics metrics, java.util.function.Predicate<String> selfGuarded) {
     this.authenticator = authenticator;
     this.metrics = metrics;
+    this.selfGuarded = selfGuarded;
   }
 
   /** The identity {@link HttpAuth} proved for this request (the local caller when none was needed). */
@@ -49,7 +56,7 @@ final class HttpAuth implements Handler<RoutingContext> {
   @Override
   public void handle(RoutingContext ctx) {
     HttpServerRequest req = ctx.request();
-    if (isPublic(req.path())) {
+    if (isPublic(req.path()) || selfGuarded.test(req.path())) {
       ctx.next();
       return;
     }

@@ -12,6 +12,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.micrometer.PrometheusScrapingHandler;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code /healthz} — liveness, {@code {"status":"ok"}};
  *   <li>{@code /metrics} — Prometheus text from the server's Micrometer registry;
  *   <li>{@code /.well-known/oauth-protected-resource} (and its form suffixed with the resource's
- *       path) — RFC 9728 metadata, when the server takes OAuth tokens ({@link ResourceMetadata}).
+ *       path) — RFC 9728 metadata, when the server takes OAuth tokens ({@link ResourceMetadata});
+ *   <li>each {@link HttpMount} under its prefix ({@code /ui}), with {@code /} redirecting to the
+ *       first; a mount asks for its visitors' credentials itself, through the same authenticator.
  * </ul>
  *
  * Every request first passes {@link HttpGuard}, then {@link HttpAuth}. Once bound, the verticle prints exactly one line to
@@ -39,6 +42,7 @@ public final class HttpTransport extends VerticleBase implements Transport {
   private final McpDispatcher dispatcher;
   private final ServerMetrics metrics;
   private final HttpOptions options;
+  private final List<HttpMount> mounts;
   private volatile boolean draining;
   private HttpServer server;
   private StreamableHttp streamable;
@@ -46,9 +50,32 @@ public final class HttpTransport extends VerticleBase implements Transport {
   private long sweeper = -1;
 
   public HttpTransport(McpDispatcher dispatcher, ServerMetrics metrics, HttpOptions options) {
+    this(dispatcher, metrics, options, List.of());
+  }
+
+  /** Whether a mount (or the redirect to one) serves this path: it checks credentials itself. */
+  private boolean mounted(String path) {
+    if (mounts.isEmpty()) {
+      return false;
+    }
+    if ("/".equals(path)) {
+      return true;
+    }
+    for (HttpMount m : mounts) {
+      if (path.equals(m.prefix()) || path.startsWith(m.prefix() + "/")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** @param mounts pages served beside {@code /mcp} (the web view), each under its own prefix */
+  public HttpTransport(
+      McpDispatcher dispatcher, ServerMetrics metrics, HttpOptions options, List<HttpMount> mounts) {
     this.dispatcher = dispatcher;
     this.metrics = metrics;
     this.options = options;
+    this.mounts = List.copyOf(mounts);
   }
 
   @Override
@@ -67,7 +94,7 @@ public final class HttpTransport extends VerticleBase implements Transport {
       ctx.next();
     });
     router.route().handler(new HttpGuard(options.host(), options.allowedOrigins(), () -> draining));
-    router.route().handler(new HttpAuth(options.authenticator(), metrics));
+    router.route().handler(new HttpAuth(options.authenticator(), metrics, this::mounted));
     BodyHandler body =
         BodyHandler.create(false).setHandleFileUploads(false).setBodyLimit(options.maxBodyBytes());
 
@@ -99,6 +126,14 @@ public final class HttpTransport extends VerticleBase implements Transport {
     router.route("/sse").handler(ctx -> methodNotAllowed(ctx, "GET"));
     router.post(LegacySse.MESSAGE_PATH).handler(body).handler(sse::post);
     router.route(LegacySse.MESSAGE_PATH).handler(ctx -> methodNotAllowed(ctx, "POST"));
+
+    for (HttpMount mount : mounts) {
+      mount.mount(vertx, router);
+    }
+    if (!mounts.isEmpty()) {
+      String home = mounts.get(0).prefix() + "/";
+      router.get("/").handler(ctx -> ctx.response().setStatusCode(302).putHeader("Location", home).end());
+    }
 
     HttpServerOptions serverOptions =
         new HttpServerOptions()
@@ -137,6 +172,7 @@ public final class HttpTransport extends VerticleBase implements Transport {
     // GET streams carry nothing but keep-alives; SSE connections stay until stop() so answers
     // to calls still in flight can reach their clients.
     streamable.endStreams();
+    mounts.forEach(HttpMount::quiesce);
     return Future.succeededFuture();
   }
 

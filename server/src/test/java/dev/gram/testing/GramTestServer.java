@@ -37,11 +37,20 @@ public final class GramTestServer implements AutoCloseable {
    * costs seconds of CPU that most tests do not need.
    */
   public static GramTestServer start(Path vault, String... extraArgs) {
-    return start(vault, java.time.Clock.systemUTC(), extraArgs);
+    return start(vault, java.time.Clock.systemUTC(), 30, extraArgs);
+  }
+
+  /** As {@link #start(Path, String...)}, waiting up to {@code scanSeconds} for a large vault's scan. */
+  public static GramTestServer start(Path vault, int scanSeconds, String... extraArgs) {
+    return start(vault, java.time.Clock.systemUTC(), scanSeconds, extraArgs);
   }
 
   /** As {@link #start(Path, String...)}, with the clock revisions are recorded by. */
   public static GramTestServer start(Path vault, java.time.Clock clock, String... extraArgs) {
+    return start(vault, clock, 30, extraArgs);
+  }
+
+  private static GramTestServer start(Path vault, java.time.Clock clock, int scanSeconds, String... extraArgs) {
     try {
       String[] args = new String[extraArgs.length + 9];
       args[0] = "--vault";
@@ -63,7 +72,7 @@ public final class GramTestServer implements AutoCloseable {
               .toCompletionStage()
               .toCompletableFuture()
               .get(30, TimeUnit.SECONDS);
-      server.services().vault().scanned().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      server.services().vault().scanned().toCompletionStage().toCompletableFuture().get(scanSeconds, TimeUnit.SECONDS);
       McpSyncClient client =
           McpClients.build(
               HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + server.httpPort())

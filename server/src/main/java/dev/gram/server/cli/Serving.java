@@ -90,7 +90,7 @@ final class Serving {
       String host = c.host().contains(":") && !c.host().startsWith("[") ? "[" + c.host() + "]" : c.host();
       String base = "http://" + host + ":" + server.httpPort();
       err.println("gram-mcp: HTTP " + base + "/mcp (Streamable HTTP), " + base + "/sse (HTTP+SSE), "
-          + base + "/healthz, " + base + "/metrics");
+          + base + "/healthz, " + base + "/metrics, " + base + "/ui/ (web view)");
     }
     err.flush();
   }
