@@ -87,11 +87,26 @@ public final class GramRecall extends ReadTool {
         }
         offset = Cursors.intField(c, "o", INVALID_CURSOR);
       }
-      req = new RecallRequest(query, mode, filters, topK, offset);
+      req = new RecallRequest(query, mode, filters, topK, offset, stop(deadline));
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
     return ctx.recall().recall(req).map(r -> answer(req, digest, r));
+  }
+
+  /** The call's deadline and cancel, checked by the search thread. */
+  private static RecallRequest.Stop stop(Deadline deadline) {
+    return new RecallRequest.Stop() {
+      @Override
+      public long leftMillis() {
+        return deadline.leftMillis();
+      }
+
+      @Override
+      public void check() {
+        deadline.check();
+      }
+    };
   }
 
   private RecallRequest.Filters filters(JsonObject args) {

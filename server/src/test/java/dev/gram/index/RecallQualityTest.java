@@ -210,7 +210,7 @@ class RecallQualityTest {
     }
     for (boolean questions : new boolean[] {false, true}) {
       for (int w = 1; w <= 5; w++) {
-        IndexTuning t = IndexTuning.DEFAULTS.withAuto(w, questions);
+        IndexTuning t = IndexTuning.DEFAULTS.withAuto(w, questions ? RecallRequest.Mode.SEMANTIC : RecallRequest.Mode.HYBRID);
         table.append(line("auto/hybrid>=" + w + (questions ? "/q-sem" : ""), evaluateWith(vault, t, "auto", queries)))
             .append('\n');
       }
