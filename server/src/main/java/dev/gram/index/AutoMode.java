@@ -6,9 +6,9 @@ import java.util.Set;
 /**
  * The mode {@code auto} picks for a query: {@code exact} for a quoted query; {@code keyword} for
  * an id, a date with at most two other words, short queries, or whenever semantic search is not
- * available; {@code semantic} for a question asked as a sentence; {@code hybrid} for anything
- * longer, which reads as a description of what is wanted. The thresholds were measured ({@code
- * docs/recall.md}).
+ * available; the mode of questions ({@code hybrid} by default) for a question asked as a sentence;
+ * {@code hybrid} for anything longer, which reads as a description of what is wanted. The
+ * thresholds were measured ({@code docs/recall.md}).
  */
 final class AutoMode {
   /** A digit, underscore or colon: an identifier, a version, a time; exact words, not meaning. */

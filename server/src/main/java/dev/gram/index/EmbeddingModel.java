@@ -52,7 +52,7 @@ public final class EmbeddingModel {
         return s;
       }
     }
-    return MINILM;
+    return BGE_SMALL;
   }
 
   /** Turns texts into unit vectors. Thread-safe. */

@@ -52,18 +52,18 @@ final class Queries {
   /** A record whose date meets a date written in a query. */
   static final float DATE_BOOST = 3f;
   /** A record owned by a person the query names. */
-  static final float OWNER_BOOST = Float.parseFloat(System.getProperty("gram.q.ownerBoost", "1"));
+  static final float OWNER_BOOST = 1f;
   /**
    * A person's name in a query, as a word to find in text: names recur in every turn of a
    * conversation, so they count for less than other words (and boost the person's own records).
    */
-  static final float NAME_WEIGHT = Float.parseFloat(System.getProperty("gram.q.nameWeight", "0.3"));
+  static final float NAME_WEIGHT = 0.5f;
   /** A record with a date, when the query asks "when". */
   static final float WHEN_BOOST = 0.5f;
   /** What a word's other fields add to its best one. */
-  static final float FIELD_TIE = Float.parseFloat(System.getProperty("gram.q.tie", "0.1"));
+  static final float FIELD_TIE = 0.1f;
   /** A document found by its title alone, when its body has no text: below the records it holds. */
-  static final float BARE_TITLE_BOOST = Float.parseFloat(System.getProperty("gram.q.bare", "0.5"));
+  static final float BARE_TITLE_BOOST = 0.5f;
 
   private static final Analyzer KEYWORD = Analyzers.keyword();
   private static final Analyzer KEYWORD_QUERY = Analyzers.keywordQuery();
@@ -309,7 +309,7 @@ final class Queries {
       }
     }
     Query q = new DisjunctionMaxQuery(perField, FIELD_TIE);
-    boolean name = known && TermStates.build(searcher, new Term(Schema.WHO, w.term()), false).docFreq() > 0;
+    boolean name = known && TermStates.build(searcher, new Term(Schema.WHO, w.term()), true).docFreq() > 0;
     return name ? new BoostQuery(q, NAME_WEIGHT) : q;
   }
 

@@ -131,7 +131,7 @@ final class RecallSearcher implements Recall {
             int depth = Math.max(need, FUSE_DEPTH);
             List<Candidate> lexical = keywordHits(s, parsed, filter, depth);
             req.stop().check();
-            ranked = fusion.fuse(lexical, vector(s, qv, filter, depth));
+            ranked = fusion.fuse(lexical, vector(s, qv, filter, depth), !parsed.dates().spans().isEmpty());
             break;
           }
         case KEYWORD:

@@ -58,7 +58,9 @@ public final class ConversationRecallBench {
     ConversationCorpus.Style style =
         "terse".equals(System.getProperty("conv.style")) ? ConversationCorpus.Style.TERSE : ConversationCorpus.Style.DEFAULT;
     Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).resolve("conversations");
-    Bench.deleteTree(dir);
+    if (Files.exists(dir)) {
+      Bench.deleteTree(dir);
+    }
     Files.createDirectories(dir);
     Corpus corpus = ConversationCorpus.generate(seed, conversations, sessions, style);
     StringBuilder out = new StringBuilder();

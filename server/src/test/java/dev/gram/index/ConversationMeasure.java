@@ -41,6 +41,9 @@ public final class ConversationMeasure {
         args.length > 3 && args[3].equals("terse") ? ConversationCorpus.Style.TERSE : ConversationCorpus.Style.DEFAULT;
     String only = System.getProperty("measure.only", "conversations,labelled,cost,tunings");
     StringBuilder out = new StringBuilder();
+    if (only.contains("keyword")) {
+      keywordOnly(where, seed, convs, style, out);
+    }
     if (only.contains("cost")) {
       cost(out);
     }
@@ -114,6 +117,27 @@ public final class ConversationMeasure {
     }
     Files.createDirectories(Path.of("target"));
     Files.writeString(Path.of("target", "conversation-misses-" + EmbeddingModel.NAME + ".txt"), misses);
+  }
+
+  /** Keyword mode alone, without vectors: a fresh vault each run, for the keyword knobs. */
+  static void keywordOnly(Path where, long seed, int convs, ConversationCorpus.Style style, StringBuilder out)
+      throws Exception {
+    Corpus corpus = ConversationCorpus.generate(seed, convs, 24, style);
+    Path vault = Files.createTempDirectory(Files.createDirectories(where), "kw").resolve("vault");
+    try (GramTestServer s = GramTestServer.start(vault)) {
+      ConversationRecallTest.store(s, corpus, style);
+      Fixtures.awaitIndexed(s);
+      out.append(row("plain BM25", ConversationEval.bm25(corpus)));
+      out.append(row("keyword " + System.getProperties().entrySet().stream()
+          .filter(e -> e.getKey().toString().startsWith("gram.q.")).map(Object::toString).sorted().toList(),
+          ConversationEval.run(corpus, ConversationRecallTest.viaTool(s), "keyword", null)));
+    }
+    RecallQualityTest.copyVault(vault.resolveSibling("labelled"));
+    try (GramTestServer s = GramTestServer.start(vault.resolveSibling("labelled"))) {
+      Fixtures.awaitIndexed(s);
+      out.append(RecallQualityTest.line("labelled keyword",
+          RecallQualityTest.evaluate(RecallQualityTest.viaTool(s), "keyword", RecallQualityTest.queries(), null))).append('\n');
+    }
   }
 
   /** The labelled corpus of RecallQualityTest, every mode, recall@5 and MRR. */
