@@ -37,9 +37,9 @@ class RecallQualityTest {
       Map.of(
           "exact", new double[] {0.30, 0.30},
           "keyword", new double[] {0.82, 0.75},
-          "semantic", new double[] {0.78, 0.72},
-          "hybrid", new double[] {0.90, 0.80},
-          "auto", new double[] {0.90, 0.85});
+          "semantic", new double[] {0.85, 0.72},
+          "hybrid", new double[] {0.93, 0.85},
+          "auto", new double[] {0.93, 0.87});
 
   record Query(String kind, String q, List<String> expect) {}
 
