@@ -7,7 +7,6 @@ import dev.gram.testing.GramTestServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,11 +46,6 @@ class DocumentHitsTest {
   }
 
   static List<String> ids(JsonObject answer) {
-    List<String> out = new ArrayList<>();
-    JsonArray hits = answer.getJsonArray("hits");
-    for (int i = 0; i < hits.size(); i++) {
-      out.add(hits.getJsonArray(i).getString(0));
-    }
-    return out;
+    return RecallModesTest.ids(answer);
   }
 }
