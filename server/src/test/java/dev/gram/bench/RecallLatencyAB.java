@@ -34,7 +34,7 @@ public final class RecallLatencyAB {
       Path dir = Path.of(args[2 * i + 1]);
       servers[i] = ServerProcess.start(dir, "--no-welcome", "--no-http");
       rpc[i] = new StdioClient(servers[i].stdin(), servers[i].stdout(), false);
-      rpc[i].initialize("latency-ab", "2025-06-18");
+      ConversationRecallBench.initialize(rpc[i]);
       ConversationRecallBench.settle(rpc[i], servers[i]);
     }
     // Warm-up: the same first 100 questions, keyword, on both.
