@@ -119,6 +119,7 @@ public final class ConversationRecallBench {
     }
     out.append(String.format(Locale.ROOT, "| plain BM25 (same run) | %.3f | %.3f | %.3f | | | %s |%n", bm25.all().recall5(),
         bm25.all().recall10(), bm25.all().mrr(), bm25.kinds()));
+    System.out.println(out);
     labelled(dir.resolve("labelled"), labelled);
     out.append("\nlabelled corpus (recall@5 / MRR), before → now:\n");
     labelled.forEach((m, v) -> out.append(String.format(Locale.ROOT, "  %-8s %.2f/%.2f → %.2f/%.2f%n", m,
@@ -206,8 +207,11 @@ public final class ConversationRecallBench {
       JsonObject a;
       try {
         a = call(rpc, "gram_recall", new JsonObject().put("query", "anything").put("mode", "semantic"));
-      } catch (java.util.concurrent.CompletionException e) {
-        continue; // a server starting on a busy machine may take longer than one request's timeout
+      } catch (RuntimeException e) {
+        // A server starting on a busy machine may take longer than a request's timeout, or
+        // answer E_TIMEOUT while its index opens.
+        Thread.sleep(500);
+        continue;
       }
       if (!a.containsKey("partial") && !a.containsKey("fallback") && !a.containsKey("unembeddedChunks")) {
         break;
