@@ -6,12 +6,11 @@ import java.util.Set;
 /**
  * The mode {@code auto} picks for a query: {@code exact} for a quoted query; {@code keyword} for
  * an id, a date with at most two other words, short queries, or whenever semantic search is not
- * available; {@code semantic} for a question asked as a sentence; {@code hybrid} for anything
- * longer, which reads as a description of what is wanted. The thresholds were measured ({@code
- * docs/recall.md}).
+ * available; the mode of questions ({@code hybrid} by default) for a question asked as a sentence;
+ * {@code hybrid} for anything longer, which reads as a description of what is wanted. The
+ * thresholds were measured ({@code docs/recall.md}).
  */
 final class AutoMode {
-  private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile("\\s+");
   /** A digit, underscore or colon: an identifier, a version, a time; exact words, not meaning. */
   private static final java.util.regex.Pattern CODE_LIKE = java.util.regex.Pattern.compile("[\\d_:]");
   private static final Set<String> QUESTION_WORDS =
@@ -19,37 +18,35 @@ final class AutoMode {
           "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "must");
 
   private final int hybridWords;
-  private final boolean semanticForQuestions;
+  private final RecallRequest.Mode questions;
 
   /**
    * @param hybridWords content words from which auto uses hybrid rather than keyword
-   * @param semanticForQuestions whether a question asked as a sentence is answered in semantic mode
+   * @param questions the mode of a question asked as a sentence
    */
-  AutoMode(int hybridWords, boolean semanticForQuestions) {
+  AutoMode(int hybridWords, RecallRequest.Mode questions) {
     this.hybridWords = hybridWords;
-    this.semanticForQuestions = semanticForQuestions;
+    this.questions = questions;
   }
 
-  RecallRequest.Mode choose(String query, SemanticState semantic) {
-    String q = query.strip();
+  RecallRequest.Mode choose(Queries.Parsed p, SemanticState semantic) {
+    String q = p.raw().strip();
     if (q.length() >= 2 && q.startsWith("\"") && q.endsWith("\"")) {
       return RecallRequest.Mode.EXACT;
     }
-    Queries.Dates d = Queries.dates(q);
-    if (!d.spans().isEmpty() && Queries.words(d.rest()).size() <= 2) {
+    if (!p.dates().spans().isEmpty() && p.words().size() <= 2) {
       return RecallRequest.Mode.KEYWORD;
     }
-    String[] raw = SPACES.split(q);
-    if (raw.length == 1 && CODE_LIKE.matcher(q).find()) {
+    if (q.indexOf(' ') < 0 && CODE_LIKE.matcher(q).find()) {
       return RecallRequest.Mode.KEYWORD;
     }
     if (!semantic.ready()) {
       return RecallRequest.Mode.KEYWORD;
     }
-    if (semanticForQuestions && isQuestion(q)) {
-      return RecallRequest.Mode.SEMANTIC;
+    if (p.question()) {
+      return questions;
     }
-    return Queries.words(q).size() >= hybridWords ? RecallRequest.Mode.HYBRID : RecallRequest.Mode.KEYWORD;
+    return p.words().size() + p.dates().spans().size() >= hybridWords ? RecallRequest.Mode.HYBRID : RecallRequest.Mode.KEYWORD;
   }
 
   /** A query asked as a sentence: ends with a question mark or starts with a question word. */

@@ -64,6 +64,7 @@ final class DocMapper {
       String entityId,
       String type,
       String title,
+      String titleText,
       String status,
       String context,
       List<String> text,
@@ -97,14 +98,23 @@ final class DocMapper {
     for (Block b : r.blocks()) {
       text.add(b.text());
     }
-    StringBuilder embed = new StringBuilder();
-    embed.append(r.type().typeName()).append(": ").append(r.title());
     String d = r.first("d");
-    if (d != null) {
-      embed.append(". ").append(d);
+    int excerpt = d == null ? -1 : excerptStart(r.title(), d);
+    StringBuilder embed = new StringBuilder();
+    embed.append(r.type().typeName()).append(": ");
+    if (excerpt >= 0) {
+      // The title only repeats the start of the description ("Ana: I went to…"): say it once.
+      embed.append(r.title(), 0, excerpt).append(d);
+    } else {
+      embed.append(r.title());
+      if (d != null) {
+        embed.append(". ").append(d);
+      }
     }
+    String body = embed.toString();
     for (Field f : r.fields()) {
-      if (!NOT_TEXT.contains(f.key()) && !f.key().equals("d") && !f.key().equals("x")) {
+      if (!NOT_TEXT.contains(f.key()) && !NOT_EMBEDDED.contains(f.key()) && !isDate(f)
+          && !f.values().stream().allMatch(body::contains)) {
         embed.append(". ").append(String.join(", ", f.values()));
       }
     }
@@ -117,6 +127,7 @@ final class DocMapper {
         r.id(),
         r.type().typeName(),
         r.title(),
+        excerpt >= 0 ? r.title().substring(0, excerpt) : r.title(),
         r.first("x"),
         null,
         text,
@@ -124,6 +135,35 @@ final class DocMapper {
         r.values("s"),
         e,
         key(e));
+  }
+
+  /** Fields the embedding leaves out: the description and status are there already or say little. */
+  private static final Set<String> NOT_EMBEDDED = Set.of("d", "x");
+
+  private static boolean isDate(Field f) {
+    return DATE_KEYS.contains(f.key()) || f.values().stream().allMatch(v -> FULL_DATE.matcher(v.strip()).matches());
+  }
+
+  /**
+   * Where the part of a title that repeats the start of the description begins, or -1: in "Ana: I
+   * went to the…" over "I went to the market", 5. A title cut with an ellipsis counts; at least
+   * twelve characters must repeat.
+   */
+  static int excerptStart(String title, String description) {
+    String t = title.strip();
+    if (t.endsWith("…")) {
+      t = t.substring(0, t.length() - 1);
+    } else if (t.endsWith("...")) {
+      t = t.substring(0, t.length() - 3);
+    }
+    t = t.stripTrailing();
+    String d = description.strip();
+    for (int i = 0; i + 12 <= t.length(); i++) {
+      if ((i == 0 || !Character.isLetterOrDigit(t.charAt(i - 1))) && d.startsWith(t.substring(i))) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** A heading path and the plain text under it (before the next heading of any level). */
@@ -189,6 +229,7 @@ final class DocMapper {
         Schema.KIND_SECTION,
         doc.id(),
         EntityType.DOCUMENT.typeName(),
+        title,
         title,
         doc.owner().first("x"),
         path,
@@ -383,11 +424,15 @@ final class DocMapper {
       d.add(new StringField(Schema.SCOPE, s, Store.NO));
     }
     if (Schema.KIND_RECORD.equals(u.kind())) {
-      d.add(new TextField(Schema.TITLE, u.title(), Store.NO));
+      d.add(new TextField(Schema.TITLE, u.titleText(), Store.NO));
       d.add(new TextField(Schema.TITLE_X, u.title(), Store.NO));
+      for (String who : u.record().values("owner")) {
+        d.add(new TextField(Schema.WHO, who, Store.NO));
+      }
       addDates(d, u.record());
     } else {
-      d.add(new TextField(Schema.DTITLE, docTitle, Store.NO));
+      boolean bare = u.context() == null && u.text().isEmpty();
+      d.add(new TextField(bare ? Schema.BARE_TITLE : Schema.DTITLE, docTitle, Store.NO));
       d.add(new TextField(Schema.TITLE_X, docTitle, Store.NO));
       if (u.context() != null) {
         d.add(new StoredField(Schema.CONTEXT, u.context()));

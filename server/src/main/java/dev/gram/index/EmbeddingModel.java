@@ -10,13 +10,16 @@ import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The in-process sentence embedding model: all-MiniLM-L6-v2, 8-bit quantized, 384 dimensions,
- * read from the jar and run by ONNX Runtime on the CPU. Nothing is fetched from the network.
+ * The in-process sentence embedding model, read from the jar and run by ONNX Runtime on the CPU.
+ * Nothing is fetched from the network. Which model is {@link #SPEC}: the one kept is chosen by the
+ * measurements of {@code docs/recall.md}; the others it was compared with can be chosen for a
+ * measurement with {@code -Dgram.embedding.model=<name>} when their jar is on the class path.
  *
  * <p>Loading takes a second or two and its native libraries may fail to load on some machines,
  * so it is loaded once per process, in the background, and whoever needs it asks {@link
@@ -26,18 +29,40 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddingModel {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddingModel.class);
 
-  /** Recorded in the index: vectors of another model are never mixed with these. */
-  public static final String NAME = "all-minilm-l6-v2-q";
+  /**
+   * A model and how it is asked: its resources in the jar, how token vectors become one, and the
+   * prefixes it was trained with for queries and for the passages they search.
+   */
+  record Spec(String name, String resource, PoolingMode pooling, String queryPrefix, String passagePrefix) {}
 
-  private static final String MODEL_RESOURCE = "/all-minilm-l6-v2-q.onnx";
-  private static final String TOKENIZER_RESOURCE = "/all-minilm-l6-v2-q-tokenizer.json";
+  static final Spec MINILM = new Spec("all-minilm-l6-v2-q", "all-minilm-l6-v2-q", PoolingMode.MEAN, "", "");
+  static final Spec BGE_SMALL = new Spec("bge-small-en-v1.5-q", "bge-small-en-v1.5-q", PoolingMode.CLS,
+      "Represent this sentence for searching relevant passages: ", "");
+  static final Spec E5_SMALL = new Spec("e5-small-v2-q", "e5-small-v2-q", PoolingMode.MEAN, "query: ", "passage: ");
+
+  /** The model of this process. */
+  static final Spec SPEC = chosen(System.getProperty("gram.embedding.model"));
+
+  /** Recorded in the index: vectors of another model are never mixed with these. */
+  public static final String NAME = SPEC.name();
+
+  static Spec chosen(String name) {
+    for (Spec s : new Spec[] {MINILM, BGE_SMALL, E5_SMALL}) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    return BGE_SMALL;
+  }
 
   /** Turns texts into unit vectors. Thread-safe. */
   public interface Encoder {
+    /** The vectors of passages: the texts a query searches. */
     float[][] embed(List<String> texts);
 
-    default float[] embed(String text) {
-      return embed(List.of(text))[0];
+    /** The vector of a query, which a model may read differently from a passage. */
+    default float[] embedQuery(String query) {
+      return embed(List.of(query))[0];
     }
   }
 
@@ -93,17 +118,23 @@ public final class EmbeddingModel {
 
   /** Loads the model and checks it answers: one sentence in, one finite unit vector out. */
   static Encoder load() throws Exception {
+    return load(SPEC);
+  }
+
+  static Encoder load(Spec spec) throws Exception {
     long t0 = System.nanoTime();
+    String modelResource = "/" + spec.resource() + ".onnx";
+    String tokenizerResource = "/" + spec.resource() + "-tokenizer.json";
     byte[] model;
-    try (InputStream in = EmbeddingModel.class.getResourceAsStream(MODEL_RESOURCE)) {
+    try (InputStream in = EmbeddingModel.class.getResourceAsStream(modelResource)) {
       if (in == null) {
-        throw new IllegalStateException("missing " + MODEL_RESOURCE.substring(1) + " in the jar");
+        throw new IllegalStateException("missing " + modelResource.substring(1) + " in the jar");
       }
       model = in.readAllBytes();
     }
-    InputStream tokenizer = EmbeddingModel.class.getResourceAsStream(TOKENIZER_RESOURCE);
+    InputStream tokenizer = EmbeddingModel.class.getResourceAsStream(tokenizerResource);
     if (tokenizer == null) {
-      throw new IllegalStateException("missing " + TOKENIZER_RESOURCE.substring(1) + " in the jar");
+      throw new IllegalStateException("missing " + tokenizerResource.substring(1) + " in the jar");
     }
     OrtEnvironment env = OrtEnvironment.getEnvironment();
     OrtSession.SessionOptions options = new OrtSession.SessionOptions();
@@ -112,23 +143,10 @@ public final class EmbeddingModel {
     OrtSession session = env.createSession(model, options);
     OnnxBertBiEncoder bert;
     try (tokenizer) {
-      bert = new OnnxBertBiEncoder(env, session, tokenizer, PoolingMode.MEAN);
+      bert = new OnnxBertBiEncoder(env, session, tokenizer, spec.pooling());
     }
-    Model m = new Model(bert);
-    Encoder encoder =
-        texts -> {
-          List<TextSegment> segments = new ArrayList<>(texts.size());
-          for (String t : texts) {
-            segments.add(TextSegment.from(t == null || t.isBlank() ? "-" : t));
-          }
-          List<Embedding> out = m.embedAll(segments).content();
-          float[][] vectors = new float[out.size()][];
-          for (int i = 0; i < vectors.length; i++) {
-            vectors[i] = normalize(out.get(i).vector());
-          }
-          return vectors;
-        };
-    float[] probe = encoder.embed("gram recall probe sentence");
+    Encoder encoder = new Loaded(new Model(bert), spec);
+    float[] probe = encoder.embedQuery("gram recall probe sentence");
     if (probe.length != Schema.DIMENSION) {
       throw new IllegalStateException("the model gives " + probe.length + " dimensions, not " + Schema.DIMENSION);
     }
@@ -137,8 +155,60 @@ public final class EmbeddingModel {
         throw new IllegalStateException("the model gives a vector that is not finite");
       }
     }
-    LOG.info("embedding model {} loaded in {} ms", NAME, (System.nanoTime() - t0) / 1_000_000);
+    LOG.info("embedding model {} loaded in {} ms", spec.name(), (System.nanoTime() - t0) / 1_000_000);
     return encoder;
+  }
+
+  /**
+   * A loaded model with its prefixes. The vectors of the last queries are kept: a client paging
+   * with a cursor, or asking the same question in another mode, asks for the same vector again,
+   * and a query's embedding is most of a semantic recall's time.
+   */
+  private static final class Loaded implements Encoder {
+    private static final int QUERY_CACHE = 256;
+    private final Model model;
+    private final Spec spec;
+    private final Map<String, float[]> queries =
+        java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(QUERY_CACHE * 2, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+            return size() > QUERY_CACHE;
+          }
+        });
+
+    Loaded(Model model, Spec spec) {
+      this.model = model;
+      this.spec = spec;
+    }
+
+    @Override
+    public float[][] embed(List<String> texts) {
+      List<TextSegment> segments = new ArrayList<>(texts.size());
+      for (String t : texts) {
+        segments.add(TextSegment.from(spec.passagePrefix() + (t == null || t.isBlank() ? "-" : t)));
+      }
+      return vectors(segments);
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+      float[] v = queries.get(query);
+      if (v == null) {
+        String q = query == null || query.isBlank() ? "-" : query;
+        v = vectors(List.of(TextSegment.from(spec.queryPrefix() + q)))[0];
+        queries.put(query, v);
+      }
+      return v;
+    }
+
+    private float[][] vectors(List<TextSegment> segments) {
+      List<Embedding> out = model.embedAll(segments).content();
+      float[][] vectors = new float[out.size()][];
+      for (int i = 0; i < vectors.length; i++) {
+        vectors[i] = normalize(out.get(i).vector());
+      }
+      return vectors;
+    }
   }
 
   static float[] normalize(float[] v) {

@@ -25,11 +25,21 @@ final class HybridFusion {
     this.semanticWeight = semanticWeight;
   }
 
-  /** One ranking of every entity in either list, best first (ties by key, so pages are stable). */
-  List<Candidate> fuse(List<Candidate> keyword, List<Candidate> semantic) {
+  /**
+   * The semantic weight when the query holds a date: a date is matched by the keyword ranking only
+   * (records whose date meets it), so that ranking weighs more then.
+   */
+  static final double DATED_SEMANTIC_WEIGHT = 0.4;
+
+  /**
+   * One ranking of every entity in either list, best first (ties by key, so pages are stable).
+   *
+   * @param dated the query holds a date (see {@link #DATED_SEMANTIC_WEIGHT})
+   */
+  List<Candidate> fuse(List<Candidate> keyword, List<Candidate> semantic, boolean dated) {
     Map<String, double[]> score = new HashMap<>();
     Map<String, Candidate> best = new HashMap<>();
-    double w = semanticWeight;
+    double w = dated ? Math.min(semanticWeight, DATED_SEMANTIC_WEIGHT) : semanticWeight;
     double[] lexNorm = normalized(keyword, false);
     double[] semNorm = normalized(semantic, true);
     for (int i = 0; i < keyword.size(); i++) {

@@ -10,7 +10,7 @@ package dev.gram.index;
  * @param fusion how hybrid fuses its two rankings
  * @param semanticWeight the semantic ranking's weight in a fusion; the keyword ranking has 1 minus this
  * @param autoHybridWords content words from which auto uses hybrid rather than keyword
- * @param autoSemanticForQuestions whether auto answers a question asked as a sentence in semantic mode
+ * @param autoQuestions the mode auto answers a question asked as a sentence in (when semantic search works)
  * @param embedBatch chunks per call of the embedding model: small, so a search never waits long behind one
  * @param yieldQuietMs searches that ended this recently still count as agents searching
  * @param yieldMaxMs the longest the embedder waits for searches before each batch
@@ -21,13 +21,13 @@ record IndexTuning(
     HybridFusion.Method fusion,
     double semanticWeight,
     int autoHybridWords,
-    boolean autoSemanticForQuestions,
+    RecallRequest.Mode autoQuestions,
     int embedBatch,
     long yieldQuietMs,
     long yieldMaxMs,
     long rebuildDelayMs) {
 
-  static final IndexTuning DEFAULTS = new IndexTuning(HybridFusion.Method.RRF, 0.5, 3, true, 8, 50, 500, 0);
+  static final IndexTuning DEFAULTS = new IndexTuning(HybridFusion.Method.CONVEX, 0.7, 3, RecallRequest.Mode.HYBRID, 8, 50, 500, 0);
 
   /** Read at open; a test reaches the index of a server it starts by command line only this way. */
   static final String REBUILD_DELAY_PROPERTY = "gram.index.rebuildDelayMs";
@@ -38,17 +38,17 @@ record IndexTuning(
   }
 
   IndexTuning withFusion(HybridFusion.Method f, double weight) {
-    return new IndexTuning(f, weight, autoHybridWords, autoSemanticForQuestions, embedBatch, yieldQuietMs, yieldMaxMs,
+    return new IndexTuning(f, weight, autoHybridWords, autoQuestions, embedBatch, yieldQuietMs, yieldMaxMs,
         rebuildDelayMs);
   }
 
-  IndexTuning withAuto(int hybridWords, boolean semanticForQuestions) {
-    return new IndexTuning(fusion, semanticWeight, hybridWords, semanticForQuestions, embedBatch, yieldQuietMs,
+  IndexTuning withAuto(int hybridWords, RecallRequest.Mode questions) {
+    return new IndexTuning(fusion, semanticWeight, hybridWords, questions, embedBatch, yieldQuietMs,
         yieldMaxMs, rebuildDelayMs);
   }
 
   IndexTuning withRebuildDelayMs(long ms) {
-    return new IndexTuning(fusion, semanticWeight, autoHybridWords, autoSemanticForQuestions, embedBatch, yieldQuietMs,
+    return new IndexTuning(fusion, semanticWeight, autoHybridWords, autoQuestions, embedBatch, yieldQuietMs,
         yieldMaxMs, ms);
   }
 }

@@ -62,7 +62,7 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
     this.keeper = new IndexKeeper(vault, index, ledger, blocks, vectors, embedder, commits, tuning.rebuildDelayMs());
     this.searcher =
         new RecallSearcher(vault, index, ledger, semantic, commits, searchPool, searches,
-            new AutoMode(tuning.autoHybridWords(), tuning.autoSemanticForQuestions()),
+            new AutoMode(tuning.autoHybridWords(), tuning.autoQuestions()),
             new HybridFusion(tuning.fusion(), tuning.semanticWeight()));
     this.rebuilder = daemon(keeper::rebuild, "gram-index-rebuild");
     this.embedderThread = daemon(embedder::run, "gram-embed");

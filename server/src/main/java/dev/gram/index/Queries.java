@@ -20,6 +20,7 @@ import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
+import org.apache.lucene.search.DisjunctionMaxQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.PhraseQuery;
@@ -50,6 +51,19 @@ final class Queries {
   static final float FUZZY_WEIGHT = 0.6f;
   /** A record whose date meets a date written in a query. */
   static final float DATE_BOOST = 3f;
+  /** A record owned by a person the query names. */
+  static final float OWNER_BOOST = 1f;
+  /**
+   * A person's name in a query, as a word to find in text: names recur in every turn of a
+   * conversation, so they count for less than other words (and boost the person's own records).
+   */
+  static final float NAME_WEIGHT = 0.5f;
+  /** A record with a date, when the query asks "when". */
+  static final float WHEN_BOOST = 0.5f;
+  /** What a word's other fields add to its best one. */
+  static final float FIELD_TIE = 0.1f;
+  /** A document found by its title alone, when its body has no text: below the records it holds. */
+  static final float BARE_TITLE_BOOST = 0.5f;
 
   private static final Analyzer KEYWORD = Analyzers.keyword();
   private static final Analyzer KEYWORD_QUERY = Analyzers.keywordQuery();
@@ -69,21 +83,46 @@ final class Queries {
     }
   }
 
+  /**
+   * A date written in words: {@code 8 May 2023}, {@code May 8, 2023}, {@code May 2023} (the month's
+   * full name or its first three letters, any case).
+   */
+  private static final Pattern WORD_DATE = Pattern.compile(
+      "(?i)(?<![\\w])(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?"
+          + "(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?,?\\s+((?:19|20|21)\\d{2})(?![\\w-])");
+
+  private static final List<String> MONTHS =
+      List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
+
   static Dates dates(String query) {
     List<DateSpan> spans = new ArrayList<>();
+    // Dates in words first: their year alone would otherwise be read as a year.
+    String rest = cut(query, WORD_DATE, spans, m -> {
+      String month = m.group(2).toLowerCase(java.util.Locale.ROOT).substring(0, 3);
+      int mm = MONTHS.indexOf(month) + 1;
+      String day = m.group(1) != null ? m.group(1) : m.group(3);
+      String ym = m.group(4) + "-" + (mm < 10 ? "0" : "") + mm;
+      return day == null ? ym : ym + "-" + (day.length() == 1 ? "0" : "") + day;
+    });
+    rest = cut(rest, DATE, spans, m -> m.group(1));
+    return new Dates(spans, rest);
+  }
+
+  /** Removes the dates {@code p} finds from {@code text}, adding their spans; the text left. */
+  private static String cut(String text, Pattern p, List<DateSpan> spans, java.util.function.Function<Matcher, String> iso) {
     StringBuilder rest = new StringBuilder();
-    Matcher m = DATE.matcher(query);
+    Matcher m = p.matcher(text);
     int last = 0;
     while (m.find()) {
-      DateSpan s = DateSpan.parse(m.group(1));
+      DateSpan s = DateSpan.parse(iso.apply(m));
       if (s != null) {
         spans.add(s);
-        rest.append(query, last, m.start()).append(' ');
+        rest.append(text, last, m.start()).append(' ');
         last = m.end();
       }
     }
-    rest.append(query.substring(last));
-    return new Dates(spans, rest.toString());
+    rest.append(text.substring(last));
+    return rest.toString();
   }
 
   /** A word of the query as written and its stem (null when the stem is the word). */
@@ -132,6 +171,39 @@ final class Queries {
     return out;
   }
 
+  /**
+   * A query analysed once per recall: its dates, its keyword words, its exact terms, and what it
+   * asks. Auto mode, the keyword queries and the boosts all read this; none analyses the text again.
+   *
+   * @param question asked as a sentence (a question mark, or a question word and three words)
+   * @param asksWhen a "when …" question, which favours records that have a date
+   */
+  record Parsed(String raw, Dates dates, List<Word> words, List<String> exact, boolean question, boolean asksWhen) {
+    static Parsed of(String query) {
+      Dates d = Queries.dates(query);
+      String q = query.strip();
+      String first = firstWord(q);
+      return new Parsed(query, d, Queries.words(d.rest()), exactTerms(d.rest()), AutoMode.isQuestion(q),
+          first.equals("when") || q.toLowerCase(java.util.Locale.ROOT).matches("(what|which) (date|day|month|year)\\b.*"));
+    }
+
+    /** A sentence, not a few words: scored by BM25 over its words, never all-words-first. */
+    boolean sentence() {
+      return question || words.size() > SHORT_QUERY_WORDS;
+    }
+
+    private static String firstWord(String q) {
+      int end = 0;
+      while (end < q.length() && Character.isLetter(q.charAt(end))) {
+        end++;
+      }
+      return q.substring(0, end).toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** Words up to which a query that is not a question must first be matched whole. */
+  static final int SHORT_QUERY_WORDS = 3;
+
   /** Exact analysis: the lowercase words of a text, in order. */
   static List<String> exactTerms(String text) {
     List<String> out = new ArrayList<>();
@@ -149,27 +221,29 @@ final class Queries {
   }
 
   /**
-   * The keyword queries of one recall: {@link #allWords} (null with fewer than two words) and
-   * {@link #anyWord}. Each word's clauses, typo expansion included, are built once and shared by
-   * both.
+   * The keyword queries of one recall: {@link #allWords} (null for a sentence, or fewer than two
+   * words) and {@link #anyWord}. Each word's clauses, typo expansion included, are built once and
+   * shared by both.
    */
   record Keyword(Query allWords, Query anyWord) {}
 
   /**
    * The keyword queries of {@code query}, for {@code searcher} only: it tells which words are
    * unknown (expanded by {@link Typos}), and the term statistics looked up for that are kept in
-   * the queries. With all words, a unit must match every word of the query (each as written,
-   * by its stem, or, when unknown, by a close term); with any word, more words rank higher.
+   * the queries. A word scores in the best of the fields it occurs in (a word in a record's title
+   * and again in its text counts once, at the title's weight), so that BM25 over the words decides,
+   * rare words and names first. A short query (up to {@value #SHORT_QUERY_WORDS} words, not a
+   * question) must first match every word; a sentence never does: one unit that happens to hold
+   * every word of a question would crowd out the evidence. Phrases, owners and dates add boosts.
    */
-  static Keyword keyword(String query, IndexSearcher searcher) throws IOException {
-    Dates d = dates(query);
-    List<Word> words = words(d.rest());
+  static Keyword keyword(Parsed p, IndexSearcher searcher) throws IOException {
+    List<Word> words = p.words();
     List<Query> perWord = new ArrayList<>(words.size());
     for (Word w : words) {
       perWord.add(wordQuery(w, searcher));
     }
     List<Query> extras = new ArrayList<>();
-    for (String t : exactTerms(d.rest())) {
+    for (String t : p.exact()) {
       extras.add(new BoostQuery(new TermQuery(new Term(Schema.IDENT, t)), ID_BOOST));
     }
     if (words.size() >= 2) {
@@ -177,44 +251,66 @@ final class Queries {
       extras.add(new BoostQuery(phrase(Schema.HEADING, words, 2), HEADING_BOOST));
       extras.add(new BoostQuery(phrase(Schema.TEXT, words, 4), TEXT_BOOST));
     }
+    List<BytesRef> names = new ArrayList<>();
+    for (Word w : words) {
+      names.add(new BytesRef(w.term()));
+    }
+    if (!names.isEmpty()) {
+      // Records owned by a person the query names: the teller of a turn, the owner of a task.
+      extras.add(new BoostQuery(new ConstantScoreQuery(new TermInSetQuery(Schema.WHO, names)), OWNER_BOOST));
+    }
+    if (p.asksWhen()) {
+      Query dated = LongRange.newIntersectsQuery(Schema.DATE_DEFAULT, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE});
+      extras.add(new BoostQuery(new ConstantScoreQuery(dated), WHEN_BOOST));
+    }
     Query all = null;
-    if (words.size() >= 2) {
+    if (words.size() >= 2 && !p.sentence()) {
       BooleanQuery.Builder every = new BooleanQuery.Builder();
       for (Query q : perWord) {
         every.add(q, Occur.MUST);
       }
       BooleanQuery.Builder main = new BooleanQuery.Builder().add(every.build(), Occur.MUST);
       extras.forEach(q -> main.add(q, Occur.SHOULD));
-      addDates(main, d);
+      addDates(main, p.dates());
       all = main.build();
     }
     BooleanQuery.Builder main = new BooleanQuery.Builder();
     perWord.forEach(q -> main.add(q, Occur.SHOULD));
-    extras.forEach(q -> main.add(q, Occur.SHOULD));
-    boolean dated = addDates(main, d);
+    if (!words.isEmpty() || !p.dates().spans().isEmpty()) {
+      extras.forEach(q -> main.add(q, Occur.SHOULD));
+    }
+    boolean dated = addDates(main, p.dates());
     Query any = words.isEmpty() && !dated ? new MatchNoDocsQuery("nothing to search for") : main.build();
     return new Keyword(all, any);
   }
 
+  /**
+   * A word's score: the best of its fields, each field the word as written plus its stem at half;
+   * a person's name (an {@code owner} value somewhere) at {@link #NAME_WEIGHT}.
+   */
   private static Query wordQuery(Word w, IndexSearcher searcher) throws IOException {
-    BooleanQuery.Builder b = new BooleanQuery.Builder();
-    String[] fields = {Schema.TITLE, Schema.HEADING, Schema.DTITLE, Schema.TEXT};
-    float[] boosts = {TITLE_BOOST, HEADING_BOOST, DOC_TITLE_BOOST, TEXT_BOOST};
+    String[] fields = {Schema.TITLE, Schema.HEADING, Schema.DTITLE, Schema.BARE_TITLE, Schema.TEXT};
+    float[] boosts = {TITLE_BOOST, HEADING_BOOST, DOC_TITLE_BOOST, BARE_TITLE_BOOST, TEXT_BOOST};
+    List<Query> perField = new ArrayList<>(fields.length);
     boolean known = false;
     for (int i = 0; i < fields.length; i++) {
+      BooleanQuery.Builder b = new BooleanQuery.Builder();
       known |= addTerm(b, searcher, new Term(fields[i], w.term()), boosts[i]);
       if (w.stem() != null) {
         known |= addTerm(b, searcher, new Term(fields[i], w.stem()), boosts[i] * STEM_WEIGHT);
       }
+      perField.add(b.build());
     }
     int len = w.term().codePointCount(0, w.term().length());
     if (!known && len >= 4 && !w.term().chars().allMatch(Character::isDigit)) {
       Typos.Expansion typo = Typos.of(w.term(), len >= 7 ? 2 : 1);
       for (int i = 0; i < fields.length; i++) {
-        b.add(typo.query(fields[i], boosts[i] * FUZZY_WEIGHT), Occur.SHOULD);
+        perField.add(typo.query(fields[i], boosts[i] * FUZZY_WEIGHT));
       }
     }
-    return b.build();
+    Query q = new DisjunctionMaxQuery(perField, FIELD_TIE);
+    boolean name = known && TermStates.build(searcher, new Term(Schema.WHO, w.term()), true).docFreq() > 0;
+    return name ? new BoostQuery(q, NAME_WEIGHT) : q;
   }
 
   /**

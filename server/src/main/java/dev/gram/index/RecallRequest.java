@@ -4,10 +4,38 @@ import dev.gram.base.DateSpan;
 import java.util.List;
 
 /**
- * One recall: the query, the mode asked for, the filters, and the page ({@code offset} hits
- * skipped, {@code topK} returned).
+ * One recall: the query, the mode asked for, the filters, the page ({@code offset} hits skipped,
+ * {@code topK} returned), and when the caller no longer wants the answer ({@code stop}).
  */
-public record RecallRequest(String query, Mode mode, Filters filters, int topK, int offset) {
+public record RecallRequest(String query, Mode mode, Filters filters, int topK, int offset, Stop stop) {
+
+  /** A recall no deadline or cancel stops (work done outside a call, tests). */
+  public RecallRequest(String query, Mode mode, Filters filters, int topK, int offset) {
+    this(query, mode, filters, topK, offset, Stop.NEVER);
+  }
+
+  /**
+   * The caller's deadline and cancel, as the search thread sees them: it waits for writes only as
+   * long as the caller does, and checks between the steps of a search, so a recall whose caller
+   * already answered {@code E_TIMEOUT} or was cancelled does not keep a search thread busy.
+   */
+  public interface Stop {
+    Stop NEVER = new Stop() {
+      @Override
+      public long leftMillis() {
+        return Long.MAX_VALUE;
+      }
+
+      @Override
+      public void check() {}
+    };
+
+    /** Milliseconds until the deadline (0 once it has passed). */
+    long leftMillis();
+
+    /** Throws the caller's error once the deadline has passed or the client cancelled. */
+    void check();
+  }
 
   /** How the query is matched. */
   public enum Mode {

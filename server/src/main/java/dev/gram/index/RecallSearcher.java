@@ -81,7 +81,8 @@ final class RecallSearcher implements Recall {
     return Async.run(pool, () -> {
       searches.started();
       try {
-        commits.awaitApplied(ticket, VISIBLE_WAIT_MS);
+        req.stop().check();
+        commits.awaitApplied(ticket, waitMs(req));
         return search(req, index.liveGeneration());
       } finally {
         searches.ended();
@@ -89,14 +90,22 @@ final class RecallSearcher implements Recall {
     });
   }
 
+  /** How long a recall waits for writes to become searchable: its caller's deadline, at most. */
+  private static int waitMs(RecallRequest req) {
+    return (int) Math.max(0, Math.min(VISIBLE_WAIT_MS, req.stop().leftMillis()));
+  }
+
   /** Searches once generation {@code gen} is visible (or {@link #VISIBLE_WAIT_MS} passed). */
   RecallResult search(RecallRequest req, long gen) throws IOException, InterruptedException {
-    index.awaitVisible(gen, VISIBLE_WAIT_MS);
+    req.stop().check();
+    index.awaitVisible(gen, waitMs(req));
+    req.stop().check();
     long visible = index.searchingGeneration();
     IndexSearcher s = index.acquire();
     try {
+      Queries.Parsed parsed = Queries.Parsed.of(req.query());
       RecallRequest.Mode asked = req.mode();
-      RecallRequest.Mode used = asked == RecallRequest.Mode.AUTO ? auto.choose(req.query(), semantic) : asked;
+      RecallRequest.Mode used = asked == RecallRequest.Mode.AUTO ? auto.choose(parsed, semantic) : asked;
       String fallback = null;
       EmbeddingModel.Encoder enc = semantic.encoder();
       boolean wantsVectors = used == RecallRequest.Mode.SEMANTIC || used == RecallRequest.Mode.HYBRID;
@@ -107,7 +116,8 @@ final class RecallSearcher implements Recall {
       }
       Query filter = Queries.filter(req.filters());
       int need = req.offset() + req.topK() + 1;
-      float[] qv = wantsVectors ? enc.embed(req.query()) : null;
+      float[] qv = wantsVectors ? enc.embedQuery(req.query()) : null;
+      req.stop().check();
       List<Candidate> ranked;
       switch (used) {
         case EXACT:
@@ -119,15 +129,18 @@ final class RecallSearcher implements Recall {
         case HYBRID:
           {
             int depth = Math.max(need, FUSE_DEPTH);
-            ranked = fusion.fuse(keywordHits(s, req.query(), filter, depth), vector(s, qv, filter, depth));
+            List<Candidate> lexical = keywordHits(s, parsed, filter, depth);
+            req.stop().check();
+            ranked = fusion.fuse(lexical, vector(s, qv, filter, depth), !parsed.dates().spans().isEmpty());
             break;
           }
         case KEYWORD:
         default:
-          ranked = keywordHits(s, req.query(), filter, need);
+          ranked = keywordHits(s, parsed, filter, need);
           used = RecallRequest.Mode.KEYWORD;
           break;
       }
+      req.stop().check();
       int from = Math.min(req.offset(), ranked.size());
       int to = Math.min(req.offset() + req.topK(), ranked.size());
       List<RecallResult.Hit> hits = new ArrayList<>(to - from);
@@ -152,12 +165,12 @@ final class RecallSearcher implements Recall {
   }
 
   /**
-   * Keyword hits: the units that match every word of the query; when none does, the units that
-   * match some of them, best first. A search for "lunar migration evidence" should not answer
-   * with the migration decision that never mentions evidence, but a query with one stray word
-   * should still find something.
+   * Keyword hits. A short query first asks for the units that match every word, and only when
+   * none does for those that match some: a search for "lunar migration evidence" should not answer
+   * with the migration decision that never mentions evidence. A sentence is ranked by BM25 over
+   * its words from the start ({@link Queries#keyword}).
    */
-  private List<Candidate> keywordHits(IndexSearcher s, String query, Query filter, int need) throws IOException {
+  private List<Candidate> keywordHits(IndexSearcher s, Queries.Parsed query, Query filter, int need) throws IOException {
     Queries.Keyword q = Queries.keyword(query, s);
     if (q.allWords() != null) {
       List<Candidate> all = lexical(s, q.allWords(), filter, need);

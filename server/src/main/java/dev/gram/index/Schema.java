@@ -12,7 +12,7 @@ final class Schema {
    * Bumped whenever the mapping or the analysis changes: an index written with another version is
    * rebuilt from the vault at start.
    */
-  static final String VERSION = "2";
+  static final String VERSION = "3";
 
   /** Commit user-data keys. */
   static final String USER_VERSION = "gram.index.version";
@@ -48,8 +48,13 @@ final class Schema {
   // Searched text (keyword analysis).
   static final String TITLE = "title";
   static final String DTITLE = "dtitle";
+  /** The document's title on a section with no text of its own (a body that only places records). */
+  static final String BARE_TITLE = "btitle";
   static final String HEADING = "heading";
   static final String TEXT = "text";
+
+  /** Who a record belongs to (its {@code owner} values, keyword analysis): names in a query boost it. */
+  static final String WHO = "who";
 
   // Searched text (exact analysis).
   static final String IDENT = "ident";

@@ -103,8 +103,8 @@
  *
  * <h2>Semantic search, and the embedder giving way</h2>
  *
- * <p>The model ({@link dev.gram.index.EmbeddingModel}, all-MiniLM-L6-v2 quantized, run by ONNX
- * Runtime inside this process) is loaded and probed in the background, once per process. Until it
+ * <p>The model ({@link dev.gram.index.EmbeddingModel}, bge-small-en-v1.5 quantized, run by ONNX
+ * Runtime inside this process, queries with the model's retrieval prefix) is loaded and probed in the background, once per process. Until it
  * answers, or if it cannot load, or if {@code --no-semantic} turned it off, semantic and hybrid
  * requests are answered in keyword mode with the reason ({@link dev.gram.index.SemanticState}),
  * and {@code gram_capabilities} reports the same reason. Vectors are computed by one thread,
@@ -118,13 +118,19 @@
  *
  * <h2>Searching</h2>
  *
- * <p>{@link dev.gram.index.Queries} builds the lexical queries and the filters; filters are
- * Lucene filter clauses (and the kNN query's filter), so the ranking is computed among matching
- * units only and a filter never shortens a page. Hits are collapsed to one per entity (a
- * document's best section); when a page is short after collapsing, the search fetches deeper.
- * Hybrid fuses the keyword and semantic rankings by reciprocal rank fusion. See {@code
- * docs/recall.md} for the modes, the exact-mode and date rules, and the measurements behind the
- * choices.
+ * <p>A recall's query is analysed once ({@link dev.gram.index.Queries.Parsed}: its dates, words,
+ * exact terms, whether it is a question) and every part reads that. {@link dev.gram.index.Queries}
+ * builds the lexical queries and the filters; filters are Lucene filter clauses (and the kNN
+ * query's filter), so the ranking is computed among matching units only and a filter never
+ * shortens a page. Keyword mode scores a sentence by BM25 over its words, each word in the best
+ * field it occurs in, a person's name at less than other words (names recur everywhere in a
+ * conversation) but boosting that person's own records; only a short query is first matched
+ * whole. Hits are collapsed to one per entity (a document's best section); when a page is short
+ * after collapsing, the search fetches deeper. Hybrid fuses the keyword and semantic rankings by a
+ * convex combination of their min-max normalized scores. A recall waits for writes and searches
+ * only while its caller still wants the answer ({@link dev.gram.index.RecallRequest.Stop}). See
+ * {@code docs/recall.md} for the modes, the exact-mode and date rules, and the measurements behind
+ * the choices.
  *
  * <h2>What it may not touch</h2>
  *

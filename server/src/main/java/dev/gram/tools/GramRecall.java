@@ -1,6 +1,7 @@
 package dev.gram.tools;
 
 import dev.gram.base.ErrorCode;
+import dev.gram.base.ResponseBudget;
 import dev.gram.gate.Gate;
 import dev.gram.base.GramException;
 import dev.gram.format.EntityType;
@@ -88,7 +89,7 @@ public final class GramRecall extends ReadTool {
         }
         offset = Cursors.intField(c, "o", INVALID_CURSOR);
       }
-      req = new RecallRequest(query, mode, filters, topK, offset);
+      req = new RecallRequest(query, mode, filters, topK, offset, stop(deadline));
     } catch (GramException e) {
       return Future.failedFuture(e);
     }
@@ -139,6 +140,21 @@ public final class GramRecall extends ReadTool {
         ? r
         : new RecallResult(hits, r.more(), r.mode(), r.cosine(), r.fallback(), r.pendingFiles(), r.partial(),
             r.unembeddedChunks());
+  }
+
+  /** The call's deadline and cancel, checked by the search thread. */
+  private static RecallRequest.Stop stop(Deadline deadline) {
+    return new RecallRequest.Stop() {
+      @Override
+      public long leftMillis() {
+        return deadline.leftMillis();
+      }
+
+      @Override
+      public void check() {
+        deadline.check();
+      }
+    };
   }
 
   private RecallRequest.Filters filters(JsonObject args) {
@@ -217,21 +233,45 @@ public final class GramRecall extends ReadTool {
       extras.put("unembeddedChunks", r.unembeddedChunks());
     }
     List<RecallResult.Hit> hits = r.hits();
+    JsonObject out = withCursor(build(hits, r.cosine(), extras), req, digest, r.more(), hits.size());
+    int size = Budget.size(out);
+    if (size <= ResponseBudget.BYTES) {
+      return out;
+    }
+    // Too large: drop hits from the end, counting what each row costs instead of encoding the
+    // answer again for every count, and encode once more to be sure.
+    JsonArray rows = out.getJsonArray("hits");
     int n = hits.size();
-    boolean more = r.more();
+    while (n > 1 && size > ResponseBudget.BYTES - CURSOR_ROOM) {
+      n--;
+      size -= Budget.size(rows.getJsonArray(n)) + 1;
+    }
     while (true) {
-      JsonObject out = build(hits.subList(0, n), r.cosine(), extras);
-      if (more || n < hits.size()) {
-        out.put("cursor", Cursors.encode(NAME, new JsonObject().put("q", digest).put("o", req.offset() + n)));
-      }
-      if (Budget.fits(out)) {
-        return out;
+      JsonObject shorter = withCursor(build(hits.subList(0, n), r.cosine(), extras), req, digest, true, n);
+      if (Budget.fits(shorter)) {
+        return shorter;
       }
       if (n <= 1) {
         throw Budget.tooLarge("One hit");
       }
       n--;
     }
+  }
+
+  /** Room for the cursor an answer cut short must carry. */
+  private static final int CURSOR_ROOM = 160;
+
+  private static JsonObject withCursor(JsonObject out, RecallRequest req, String digest, boolean more, int n) {
+    if (more) {
+      out.put("cursor", Cursors.encode(NAME, new JsonObject().put("q", digest).put("o", req.offset() + n)));
+    }
+    return out;
+  }
+
+  /** {@link #answer} has measured the answer against the budget already. */
+  @Override
+  Future<JsonObject> withinBudget(JsonObject answer) {
+    return Future.succeededFuture(answer);
   }
 
   private static JsonObject build(List<RecallResult.Hit> hits, boolean cosine, JsonObject extras) {

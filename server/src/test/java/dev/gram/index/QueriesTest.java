@@ -26,6 +26,20 @@ class QueriesTest {
   }
 
   @Test
+  void datesWrittenInWordsAreDaysAndMonths() {
+    assertThat(Queries.dates("what happened on 8 May 2023?").spans()).extracting(Object::toString)
+        .containsExactly(dev.gram.base.DateSpan.parse("2023-05-08").toString());
+    assertThat(Queries.dates("May 8th, 2023").spans()).extracting(Object::toString)
+        .containsExactly(dev.gram.base.DateSpan.parse("2023-05-08").toString());
+    assertThat(Queries.dates("trips in sept 2024").spans()).extracting(Object::toString)
+        .containsExactly(dev.gram.base.DateSpan.parse("2024-09").toString());
+    assertThat(Queries.dates("trips in sept 2024").rest().strip()).isEqualTo("trips in");
+    // Not dates: a month name without a year, "may" as a verb.
+    assertThat(dates("we may 2 go")).isZero();
+    assertThat(dates("in May")).isZero();
+  }
+
+  @Test
   void keywordWordsKeepTheWordAndItsStemAndDropQuestionWords() {
     List<Queries.Word> w = Queries.words("Who migrated the databases?");
     assertThat(w).extracting(Queries.Word::term).containsExactly("migrated", "databases");

@@ -37,9 +37,9 @@ class RecallQualityTest {
       Map.of(
           "exact", new double[] {0.30, 0.30},
           "keyword", new double[] {0.82, 0.75},
-          "semantic", new double[] {0.78, 0.72},
-          "hybrid", new double[] {0.90, 0.80},
-          "auto", new double[] {0.90, 0.85});
+          "semantic", new double[] {0.85, 0.72},
+          "hybrid", new double[] {0.93, 0.85},
+          "auto", new double[] {0.93, 0.87});
 
   record Query(String kind, String q, List<String> expect) {}
 
@@ -210,7 +210,7 @@ class RecallQualityTest {
     }
     for (boolean questions : new boolean[] {false, true}) {
       for (int w = 1; w <= 5; w++) {
-        IndexTuning t = IndexTuning.DEFAULTS.withAuto(w, questions);
+        IndexTuning t = IndexTuning.DEFAULTS.withAuto(w, questions ? RecallRequest.Mode.SEMANTIC : RecallRequest.Mode.HYBRID);
         table.append(line("auto/hybrid>=" + w + (questions ? "/q-sem" : ""), evaluateWith(vault, t, "auto", queries)))
             .append('\n');
       }

@@ -95,6 +95,11 @@ public final class StdioClient {
   }
 
   public CompletableFuture<JsonObject> send(Object id, String method, JsonObject params) {
+    return send(id, method, params, TIMEOUT);
+  }
+
+  /** As {@link #send(Object, String, JsonObject)}, waiting at most {@code timeout} (long runs on a busy machine). */
+  public CompletableFuture<JsonObject> send(Object id, String method, JsonObject params, Duration timeout) {
     CompletableFuture<JsonObject> f = new CompletableFuture<>();
     waiting.put(key(id), f);
     JsonObject msg = new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", method);
@@ -102,7 +107,7 @@ public final class StdioClient {
       msg.put("params", params);
     }
     raw(msg.encode());
-    return f.orTimeout(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    return f.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   public void notify(String method, JsonObject params) {
