@@ -35,19 +35,9 @@ class DiskDirectoryStream implements DirectoryStream<Path> {
 
   @Override
   public Iterator<Path> iterator() {
-    Iterator<Path> it = real.iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public Path next() {
-        return fs.wrap(it.next());
-      }
-    };
+    return fs.wrap(real.iterator());
   }
+
 
   @Override
   public void close() throws IOException {

@@ -39,6 +39,21 @@ final class DiskFileSystem extends FileSystem {
     return new DiskPath(this, real);
   }
 
+  /** The paths of {@code real}, each as this file system names it. */
+  java.util.Iterator<Path> wrap(java.util.Iterator<Path> real) {
+    return new java.util.Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return real.hasNext();
+      }
+
+      @Override
+      public Path next() {
+        return wrap(real.next());
+      }
+    };
+  }
+
   @Override
   public FileSystemProvider provider() {
     return provider;

@@ -160,19 +160,9 @@ final class DiskPath implements Path {
 
   @Override
   public Iterator<Path> iterator() {
-    Iterator<Path> it = real.iterator();
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public Path next() {
-        return wrap(it.next());
-      }
-    };
+    return fs.wrap(real.iterator());
   }
+
 
   @Override
   public int compareTo(Path other) {
