@@ -5,7 +5,9 @@ import dev.gram.base.GramException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,29 +156,46 @@ public final class PathResolver {
 
   /**
    * Rejects a path whose existing part leads, through a symbolic link, outside its root. Runs on a
-   * worker thread: it reads the file system.
+   * worker thread: it reads the file system. Only a link that escapes (or dangles) is the
+   * caller's fault ({@code E_PATH}); a file system that cannot answer (gone, I/O error) is
+   * {@code E_STORAGE}, so that an agent retries later instead of believing its path is wrong.
    */
   public void checkLinks(VaultPath p) {
     Path root = p.mount() == null ? vaultRoot : p.mount().root();
     try {
       Path realRoot = Files.exists(root) ? root.toRealPath() : root;
       Path probe = p.file();
-      while (probe != null && !Files.exists(probe, LinkOption.NOFOLLOW_LINKS)) {
+      BasicFileAttributes seen = null;
+      while (probe != null && (seen = attributesOrNull(probe)) == null) {
         probe = probe.getParent();
       }
       if (probe == null) {
         return;
       }
-      if (!Files.exists(probe)) {
-        // A dangling symbolic link: writing through it could create a file anywhere.
-        throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+      Path real;
+      try {
+        real = probe.toRealPath();
+      } catch (NoSuchFileException e) {
+        if (seen.isSymbolicLink()) {
+          // A dangling symbolic link: writing through it could create a file anywhere.
+          throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+        }
+        throw e;
       }
-      Path real = probe.toRealPath();
       if (!real.startsWith(realRoot)) {
         throw new GramException(ErrorCode.E_PATH, OUTSIDE);
       }
     } catch (IOException e) {
-      throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+      throw StoreErrors.storageFailure(e);
+    }
+  }
+
+  /** The file's own attributes (a link's, not its target's), or null when nothing is there. */
+  private static BasicFileAttributes attributesOrNull(Path file) throws IOException {
+    try {
+      return Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+      return null;
     }
   }
 
