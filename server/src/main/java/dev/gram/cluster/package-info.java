@@ -6,10 +6,26 @@
  * <p>Every node holds every document (its own {@code Vault} over the shared folder, its own search
  * index) and serves stdio and HTTP as a single server does. What a cluster adds is who writes:
  * the owner of a document is the member that owns the Hazelcast partition of its path, and only
- * the owner's write actor commits to it. {@link dev.gram.cluster.ClusterNode} implements the
- * store's {@link dev.gram.store.DocumentWriter}, so the tools' writes reach the owner without
- * knowing a network is there; the command travels as data ({@code Wire}) over the clustered event
- * bus, and the owner answers with the receipt or the contract's refusal.
+ * the owner's write actor commits to it. {@link dev.gram.cluster.ClusterNode} is what the server
+ * wires, a small facade over one class per job:
+ *
+ * <ul>
+ *   <li>{@code WriteRouter}, the store's {@link dev.gram.store.DocumentWriter} for the tools:
+ *       each write travels as data ({@code Wire}) over the clustered event bus to its document's
+ *       owner ({@code ClusterView}), which answers with the receipt or the contract's refusal; it
+ *       passes on a write whose partition moved, and waits on a timer while no node owns it.
+ *   <li>{@code ClusterPeers}, the store's {@link dev.gram.store.Peers}: the owner's committer
+ *       ({@code ReplicatingCommitter} in the store) hands each revision to every other node before
+ *       its receipt, and a node loading a document asks the others for what its file lacks; the
+ *       follower's side of both is here too.
+ *   <li>{@code HeadFence} (with its entry processor {@code HeadAdvance}): each document's head as
+ *       the whole cluster knows it, moved after the revision is durable and before anyone hears of
+ *       it. {@code RequestIdClaims}: the request_id claims every node sees, which the owner's
+ *       {@code Idempotency} makes and releases under its one rule.
+ *   <li>{@code LogTakeover}: the logs of nodes that stopped, handed to each document's owner
+ *       (Vert.x timers and workers; no thread of its own). {@code OrphanRevisions} merges them.
+ *   <li>{@code ClusterStats}: counts and step timings for {@code /healthz} and {@code /metrics}.
+ * </ul>
  *
  * <h2>Why these choices</h2>
  *
@@ -26,7 +42,9 @@
  *       it lacks and writes the file, and deletes it. Acknowledged revisions are never only in a
  *       dead node's memory: they are in its log, and usually already in every follower.
  *   <li>A request_id is claimed in a Hazelcast map before its commit, so the cluster keeps one
- *       intent per id across documents exactly as one node does.
+ *       intent per id across documents exactly as one node does. The claim is keyed by the id and
+ *       the fence by the path: two Hazelcast calls, since every claim of one id must meet on the
+ *       id's partition, which is not the document's.
  * </ul>
  *
  * <h2>What it may not touch</h2>

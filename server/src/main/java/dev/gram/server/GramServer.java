@@ -217,22 +217,28 @@ public final class GramServer {
     });
     ClusterNode node = services.cluster();
     if (node != null) {
+      dev.gram.cluster.ClusterStats c = node.stats();
       server.metrics.gauge("gram.cluster.members", "Members of the cluster this node sees", node::members);
       server.metrics.gauge("gram.cluster.partitions.owned", "Hazelcast partitions (shares of the documents) this node owns",
           node::partitionsOwned);
-      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", node::writesRoutedOut,
+      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", c::writesRoutedOut,
           "direction", "out");
-      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", node::writesRoutedIn,
+      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", c::writesRoutedIn,
           "direction", "in");
       server.metrics.gauge("gram.cluster.revisions.replicated", "Revisions committed here and handed to the other nodes",
-          node::revisionsReplicated);
+          c::revisionsReplicated);
       server.metrics.gauge("gram.cluster.revisions.followed", "Revisions committed elsewhere and applied here",
-          node::revisionsFollowed);
+          c::revisionsFollowed);
       server.metrics.gauge("gram.cluster.replication.misses", "Times a node did not take a revision in time",
-          node::replicationMisses);
+          c::replicationMisses);
       server.metrics.gauge("gram.cluster.logs.taken.over", "Write-ahead logs of stopped nodes replayed here",
-          node::logsTakenOver);
-      server.metrics.gauge("gram.cluster.revisions.taken.over", "Revisions those logs held", node::revisionsTakenOver);
+          c::logsTakenOver);
+      server.metrics.gauge("gram.cluster.revisions.taken.over", "Revisions those logs held", c::revisionsTakenOver);
+      String step = "The median of the last 1,024 durations of one of the cluster's steps of a commit";
+      server.metrics.gauge("gram.cluster.step.p50.seconds", step, () -> c.claimTimes().p50Seconds(), "step", "claim");
+      server.metrics.gauge("gram.cluster.step.p50.seconds", step, () -> c.fenceTimes().p50Seconds(), "step", "fence");
+      server.metrics.gauge("gram.cluster.step.p50.seconds", step, () -> c.replicateTimes().p50Seconds(),
+          "step", "replicate");
     }
     return Future.succeededFuture(services.tools());
   }

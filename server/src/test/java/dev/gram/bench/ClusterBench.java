@@ -5,16 +5,25 @@ import dev.gram.testing.StatelessCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Write throughput of a cluster of 1, 2 and 3 nodes on this one machine (docs/cluster.md), beside
@@ -26,34 +35,122 @@ import java.util.concurrent.atomic.AtomicLong;
  * measures what the cluster costs (routing, replication to followers, the head fence), not what
  * more machines would add. Run: {@code mvn -B -Pbench -DskipTests package exec:exec -pl server
  * -Dbench.main=dev.gram.bench.ClusterBench}.
+ *
+ * <p>Before/after on a noisy machine: {@code -Dbench.jars=before=/a.jar,after=/b.jar} runs each
+ * row with every jar in turn, {@code -Dbench.rounds=N} times, the order of the jars alternating
+ * from round to round (A B, B A, ...), and prints the median and range of each jar's rows.
+ * {@code -Dbench.nodes=3} runs one row only; {@code -Dbench.clusterWarmup=S} writes S seconds
+ * (default 2) before measuring; {@code -Dbench.threads=true} prints where the nodes' CPU went, by
+ * thread. Each row also prints the cluster's own steps as the
+ * nodes timed them (p50 of the request-id claim, the head fence, replication; from {@code
+ * /metrics}, when the jar has them).
  */
 public final class ClusterBench {
+  private static final Pattern STEP =
+      Pattern.compile("^gram_cluster_step_p50_seconds\\{[^}]*step=\"([a-z_+]+)\"[^}]*\\}\\s+(\\S+)", Pattern.MULTILINE);
+
   private ClusterBench() {}
+
+  /** One measured row. */
+  private record Row(String jar, int nodes, double perSecond, double p50, double p99, long routed, double cpuMs,
+      Map<String, Double> steps) {}
 
   public static void main(String[] args) throws Exception {
     int seconds = Integer.getInteger("bench.seconds", 5);
     int writers = Integer.getInteger("bench.clusterWriters", 48);
+    int rounds = Integer.getInteger("bench.rounds", 1);
+    int[] nodeCounts = Arrays.stream(System.getProperty("bench.nodes", "1,2,3").split(","))
+        .mapToInt(s -> Integer.parseInt(s.strip())).toArray();
+    Map<String, String> jars = jars();
     Path root = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath();
     Files.createDirectories(root);
     Path dir = Files.createTempDirectory(root, "cluster-");
     List<String> table = new ArrayList<>();
-    table.add("| nodes | writers | commits/s | p50 ms | p99 ms | routed to another owner | CPU |");
-    table.add("|---|---|---|---|---|---|---|");
+    table.add("| jar | nodes | writers | commits/s | p50 ms | p99 ms | routed to another owner | server CPU ms per commit (all nodes) | steps p50 ms |");
+    table.add("|---|---|---|---|---|---|---|---|---|");
     byte[] data = new byte[4096];
     Stats floor = Bench.replaces(Files.createDirectories(dir.resolve("floor")), "floor", data, 400);
-    table.add(String.format(Locale.ROOT, "| floor | 1 thread | %.0f | %s | %s | | durable 4 KiB replace of this disk |",
+    table.add(String.format(Locale.ROOT, "| floor | | 1 thread | %.0f | %s | %s | | durable 4 KiB replace of this disk | |",
         1000.0 / floor.p50(), Stats.ms(floor.p50()), Stats.ms(floor.p99())));
-    for (int n = 1; n <= 3; n++) {
-      table.add(run(dir.resolve("n" + n), n, writers, seconds));
-      System.err.println(table.get(table.size() - 1));
+    List<Row> rows = new ArrayList<>();
+    List<String> labels = new ArrayList<>(jars.keySet());
+    int k = 0;
+    for (int round = 0; round < rounds; round++) {
+      for (int n : nodeCounts) {
+        List<String> order = new ArrayList<>(labels);
+        if (round % 2 == 1) {
+          java.util.Collections.reverse(order);
+        }
+        for (String label : order) {
+          System.setProperty("gram.jar", jars.get(label));
+          Row r = run(dir.resolve("r" + k++), label, n, writers, seconds);
+          rows.add(r);
+          table.add(line(r));
+          System.err.println(line(r));
+        }
+      }
     }
     System.err.println();
     table.forEach(System.err::println);
+    if (rounds > 1 || jars.size() > 1) {
+      System.err.println();
+      System.err.println("| jar | nodes | rows | commits/s median (range) | server CPU ms per commit median (range) | claim p50 | fence p50 | replicate p50 |");
+      System.err.println("|---|---|---|---|---|---|---|---|");
+      for (int n : nodeCounts) {
+        for (String label : labels) {
+          List<Row> mine = rows.stream().filter(r -> r.jar().equals(label) && r.nodes() == n).toList();
+          System.err.println(String.format(Locale.ROOT, "| %s | %d | %d | %s | %s | %s | %s | %s |", label, n, mine.size(),
+              summary(mine.stream().mapToDouble(Row::perSecond).toArray(), "%.0f"),
+              summary(mine.stream().mapToDouble(Row::cpuMs).toArray(), "%.2f"),
+              stepSummary(mine, "claim"), stepSummary(mine, "fence"), stepSummary(mine, "replicate")));
+        }
+      }
+    }
     Bench.deleteTree(dir);
     System.exit(0);
   }
 
-  private static String run(Path dir, int n, int writers, int seconds) throws Exception {
+  /** {@code label=path,...} from {@code bench.jars}, or the one jar of {@code gram.jar}. */
+  private static Map<String, String> jars() {
+    Map<String, String> jars = new LinkedHashMap<>();
+    String spec = System.getProperty("bench.jars", "").strip();
+    if (spec.isEmpty()) {
+      jars.put("this", ServerProcess.jar().toString());
+      return jars;
+    }
+    for (String part : spec.split(",")) {
+      int eq = part.indexOf('=');
+      jars.put(part.substring(0, eq).strip(), Path.of(part.substring(eq + 1).strip()).toAbsolutePath().toString());
+    }
+    return jars;
+  }
+
+  private static String line(Row r) {
+    StringBuilder steps = new StringBuilder();
+    r.steps().forEach((k, v) -> steps.append(steps.length() == 0 ? "" : ", ")
+        .append(k).append(' ').append(String.format(Locale.ROOT, "%.2f", v)));
+    return String.format(Locale.ROOT, "| %s | %d | | %.0f | %s | %s | %d | %.2f | %s |", r.jar(), r.nodes(), r.perSecond(),
+        Stats.ms(r.p50()), Stats.ms(r.p99()), r.routed(), r.cpuMs(), steps);
+  }
+
+  private static String summary(double[] v, String format) {
+    if (v.length == 0) {
+      return "";
+    }
+    double[] s = v.clone();
+    Arrays.sort(s);
+    double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    return String.format(Locale.ROOT, format + " (" + format + "–" + format + ")", median, s[0], s[s.length - 1]);
+  }
+
+  private static String stepSummary(List<Row> rows, String step) {
+    double[] v = rows.stream().filter(r -> r.steps().containsKey(step)).mapToDouble(r -> r.steps().get(step)).toArray();
+    return v.length == 0 ? "–" : summary(v, "%.2f");
+  }
+
+  private static Row run(Path dir, String jar, int n, int writers, int seconds) throws Exception {
+    // Long enough for the JIT compilers to settle, or their CPU is counted as the commits'.
+    int warmup = Integer.getInteger("bench.clusterWarmup", 2);
     int[] ports = new int[n];
     for (int i = 0; i < n; i++) {
       try (ServerSocket s = new ServerSocket(0)) {
@@ -92,8 +189,8 @@ public final class ClusterBench {
       }
       ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
       long[] cpuAtStart = new long[1];
-      AtomicLong measuring = new AtomicLong(Long.MAX_VALUE);
-      long warmEnd = System.nanoTime() + 2_000_000_000L;
+      Map<String, Long> threadsAtStart = new java.util.concurrent.ConcurrentHashMap<>();
+      long warmEnd = System.nanoTime() + warmup * 1_000_000_000L;
       long end = warmEnd + seconds * 1_000_000_000L;
       ExecutorService pool = Executors.newFixedThreadPool(writers);
       List<Future<?>> fs = new ArrayList<>();
@@ -101,30 +198,33 @@ public final class ClusterBench {
         try {
           Thread.sleep(Math.max(0, (warmEnd - System.nanoTime()) / 1_000_000));
           cpuAtStart[0] = cpuTicks(nodes);
+          threadsAtStart.putAll(threadTicks(nodes));
         } catch (Exception e) {
           cpuAtStart[0] = -1;
         }
       });
       cpuMark.start();
+      AtomicLong committed = new AtomicLong();
       for (int w = 0; w < writers; w++) {
         StatelessCalls c = clients.get(w % n);
         String path = "b/doc" + w + ".gram";
         int writer = w;
         fs.add(pool.submit(() -> {
-          int k = 0;
+          int i = 0;
           while (System.nanoTime() < end) {
             long t0 = System.nanoTime();
             JsonObject got = c.call("gram_get", new JsonObject().put("path", path).put("entity", "c1"));
             JsonObject doc = got.getJsonObject("doc");
             JsonObject r = c.call("gram_patch", new JsonObject().put("path", path).put("base_revision", doc.getInteger("rev"))
-                .put("expected_hash", doc.getString("hash")).put("request_id", "w" + writer + "-" + k++)
+                .put("expected_hash", doc.getString("hash")).put("request_id", "w" + writer + "-" + i++)
                 .put("operations", new JsonArray().add(new JsonObject().put("op", "set").put("entity", "c1")
-                    .put("key", "v").put("value", Integer.toString(k)))));
+                    .put("key", "v").put("value", Integer.toString(i)))));
             if (r.containsKey("error")) {
               throw new IllegalStateException(r.encode());
             }
             if (t0 >= warmEnd) {
               latencies.add(System.nanoTime() - t0);
+              committed.incrementAndGet();
             }
           }
           return null;
@@ -134,18 +234,34 @@ public final class ClusterBench {
         f.get();
       }
       long cpuAtEnd = cpuTicks(nodes);
+      Map<String, Long> threadsAtEnd = threadTicks(nodes);
       cpuMark.join();
+      // For profiles: the measured window in wall-clock time (JFR events carry it).
+      long nowMs = System.currentTimeMillis();
+      System.err.printf(Locale.ROOT, "measured window (epoch ms): %d %d%n",
+          nowMs - (System.nanoTime() - warmEnd) / 1_000_000, nowMs);
       pool.shutdown();
       long[] lat = latencies.stream().mapToLong(Long::longValue).toArray();
       Stats s = new Stats(n + " nodes", lat.length, seconds, lat, 0, 0);
       long routed = 0;
+      Map<String, List<Double>> steps = new TreeMap<>();
       for (ServerProcess p : nodes) {
         routed += routedOut(p);
+        stepsOf(p).forEach((k, v) -> steps.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
+      }
+      Map<String, Double> stepMedians = new TreeMap<>();
+      steps.forEach((k, v) -> {
+        double[] a = v.stream().mapToDouble(Double::doubleValue).filter(x -> x > 0).sorted().toArray();
+        if (a.length > 0) {
+          stepMedians.put(k, a[a.length / 2]);
+        }
+      });
+      if (Boolean.getBoolean("bench.threads")) {
+        printThreads(jar, n, threadsAtStart, threadsAtEnd, lat.length);
       }
       // Server CPU (all nodes, user + system) per commit, from /proc: clock ticks of 10 ms.
       double cpuMsPerCommit = (cpuAtEnd - cpuAtStart[0]) * 10.0 / Math.max(1, lat.length);
-      return String.format(Locale.ROOT, "| %d | %d | %.0f | %s | %s | %d | %.2f ms server CPU per commit (all nodes) |",
-          n, writers, s.perSecond(), Stats.ms(s.p50()), Stats.ms(s.p99()), routed, cpuMsPerCommit);
+      return new Row(jar, n, s.perSecond(), s.p50(), s.p99(), routed, cpuMsPerCommit, stepMedians);
     } finally {
       for (ServerProcess p : nodes) {
         p.close();
@@ -164,10 +280,65 @@ public final class ClusterBench {
     return t;
   }
 
+  /**
+   * CPU ticks of every thread of the nodes, keyed by node and thread: where the CPU went, JIT
+   * compilers and garbage collectors included ({@code -Dbench.threads=true}).
+   */
+  private static Map<String, Long> threadTicks(List<ServerProcess> nodes) {
+    Map<String, Long> out = new TreeMap<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      Path tasks = Path.of("/proc/" + nodes.get(i).pid() + "/task");
+      try (var dirs = Files.newDirectoryStream(tasks)) {
+        for (Path t : dirs) {
+          try {
+            String stat = Files.readString(t.resolve("stat"));
+            String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            out.put(i + "/" + t.getFileName() + "/" + name, Long.parseLong(f[11]) + Long.parseLong(f[12]));
+          } catch (java.io.IOException | RuntimeException e) {
+            // the thread ended meanwhile
+          }
+        }
+      } catch (java.io.IOException e) {
+        // the node ended
+      }
+    }
+    return out;
+  }
+
+  /** CPU ms per commit by thread group (names without their numbers), all nodes summed. */
+  private static void printThreads(String jar, int n, Map<String, Long> start, Map<String, Long> end, long commits) {
+    Map<String, Long> byGroup = new TreeMap<>();
+    end.forEach((k, v) -> {
+      String name = k.substring(k.indexOf('/', k.indexOf('/') + 1) + 1);
+      String group = name.replaceAll("\\d+", "N");
+      byGroup.merge(group, v - start.getOrDefault(k, 0L), Long::sum);
+    });
+    StringBuilder sb = new StringBuilder("CPU by thread group, ms per commit (" + jar + ", " + n + " nodes):");
+    byGroup.entrySet().stream().filter(e -> e.getValue() > 0)
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .forEach(e -> sb.append(String.format(Locale.ROOT, "%n  %6.3f  %s", e.getValue() * 10.0 / Math.max(1, commits),
+            e.getKey())));
+    System.err.println(sb);
+  }
+
+  private static String get(ServerProcess p, String path) throws Exception {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+        .send(HttpRequest.newBuilder(p.baseUrl().resolve(path)).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
+  }
+
   private static long routedOut(ServerProcess p) throws Exception {
-    var http = java.net.http.HttpClient.newHttpClient();
-    var r = http.send(java.net.http.HttpRequest.newBuilder(p.baseUrl().resolve("healthz")).build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString());
-    return new JsonObject(r.body()).getJsonObject("cluster").getLong("writes_routed_out");
+    return new JsonObject(get(p, "healthz")).getJsonObject("cluster").getLong("writes_routed_out");
+  }
+
+  /** The p50 of each of the cluster's own steps on this node, in ms (none when the jar does not time them). */
+  private static Map<String, Double> stepsOf(ServerProcess p) throws Exception {
+    Map<String, Double> out = new TreeMap<>();
+    Matcher m = STEP.matcher(get(p, "metrics"));
+    while (m.find()) {
+      out.put(m.group(1), Double.parseDouble(m.group(2)) * 1000);
+    }
+    return out;
   }
 }

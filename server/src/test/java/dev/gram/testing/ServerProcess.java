@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
 public final class ServerProcess implements AutoCloseable {
   private static final Pattern LISTENING =
       Pattern.compile("gram-mcp: listening on (http://\\S+)/mcp");
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+  /** How long a start may take; {@code -Dgram.serverStartSeconds} lengthens it on a loaded machine. */
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(Integer.getInteger("gram.serverStartSeconds", 30));
 
   private final Process process;
   private final Path stderrFile;
