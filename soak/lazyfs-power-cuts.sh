@@ -7,7 +7,8 @@
 #
 # usage: soak/lazyfs-power-cuts.sh [CUTS]          (default 120)
 # env:   LAZYFS=/path/to/lazyfs   the LazyFS binary (else: on PATH, else built from ../shared/tools/lazyfs)
-#        MVN_FLAGS="-o"           extra Maven flags;  SEED=N  LAG_MS=N  WRITERS=N  DOCUMENTS=N
+#        MVN_FLAGS="-o"           extra Maven flags;  SEED=N  LAG_MS=N  WRITERS=N  DOCUMENTS=N  WRITE_MS=N
+#        ONLY=LOG_LEFT_UNSYNCED   every cut under load of one kind (the names in server/src/test/java/dev/gram/soak/Cut.java)
 # Needs root (LazyFS mounts with allow_other) and /dev/fuse; skips with one line otherwise.
 # The work folder is target/power-cuts (backing folder, LazyFS and server logs).
 set -euo pipefail
@@ -33,4 +34,5 @@ cd "$root"
 exec mvn -B -q ${MVN_FLAGS:-} -pl server -Ppower-cuts -DskipTests package exec:exec \
   -Dpowercuts.lazyfs="$lazyfs" -Dpowercuts.cuts="$cuts" \
   ${SEED:+-Dpowercuts.seed=$SEED} ${LAG_MS:+-Dpowercuts.lagMs=$LAG_MS} \
-  ${WRITERS:+-Dpowercuts.writers=$WRITERS} ${DOCUMENTS:+-Dpowercuts.documents=$DOCUMENTS}
+  ${WRITERS:+-Dpowercuts.writers=$WRITERS} ${DOCUMENTS:+-Dpowercuts.documents=$DOCUMENTS} \
+  ${WRITE_MS:+-Dpowercuts.writeMs=$WRITE_MS} ${ONLY:+-Dpowercuts.only=$ONLY}

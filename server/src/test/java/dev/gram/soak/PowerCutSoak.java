@@ -35,7 +35,10 @@ import java.util.stream.Stream;
  * powercuts.cuts} (120), {@code powercuts.writers} (6), {@code powercuts.documents} (4), {@code
  * powercuts.lagMs} ({@code --checkpoint-lag-ms}, 20), {@code powercuts.createEvery} (one operation
  * in 50 is a create), {@code powercuts.replayShare} (0.2), {@code powercuts.seed}, {@code
- * powercuts.dir} (the work folder, emptied first), {@code gram.jar}. Exits 1 when anything
+ * powercuts.dir} (the work folder, emptied first), {@code powercuts.writeMs} (writing lasts a tenth of
+ * it plus up to all of it before a cut, 4000), {@code powercuts.only} (a {@link Cut} name: every cut
+ * under load of that kind), {@code powercuts.opLog} (whether LazyFS logs its operations, true),
+ * {@code gram.jar}. Exits 1 when anything
  * acknowledged was lost or duplicated or a document does not verify.
  */
 public final class PowerCutSoak {
@@ -57,6 +60,8 @@ public final class PowerCutSoak {
   private final double replayShare;
   private final String lagMs;
   private final int writeMs;
+  /** Every cut under load of this one kind, for a focused run; null: all kinds in turn. */
+  private final Cut only;
   private final Ledger ledger = new Ledger();
   private final Map<String, Long> answers = new TreeMap<>();
   private final Map<Cut, int[]> byKind = new EnumMap<>(Cut.class); // fired, not fired
@@ -82,6 +87,8 @@ public final class PowerCutSoak {
     this.replayShare = Double.parseDouble(System.getProperty("powercuts.replayShare", "0.2"));
     this.lagMs = System.getProperty("powercuts.lagMs", "20");
     this.writeMs = Integer.getInteger("powercuts.writeMs", 4000);
+    String kind = System.getProperty("powercuts.only", "");
+    this.only = kind.isBlank() ? null : Cut.valueOf(kind);
   }
 
   public static void main(String[] args) throws Exception {
@@ -126,13 +133,13 @@ public final class PowerCutSoak {
         what = "replay, " + describe(kind, cutDuringReplay(kind));
         replayCuts++;
       } else {
-        Cut kind = Cut.UNDER_LOAD.get(random.nextInt(Cut.UNDER_LOAD.size()));
+        Cut kind = only != null ? only : Cut.UNDER_LOAD.get(random.nextInt(Cut.UNDER_LOAD.size()));
         Outcome o = cutUnderLoad(kind, cut);
         acked = o.acknowledged;
         what = describe(kind, o.fired) + String.format(Locale.ROOT, " (%.1f s)", o.seconds);
       }
       lazyfs.unmount();
-      OpLog.Result ops = OpLog.writesNeverSynced(lazyfs.log());
+      OpLog.Result ops = OpLog.read(lazyfs.log());
       int neverSynced = ops.writes();
       this.neverSynced += neverSynced;
       keepOperationLog(ops, "cut-" + cut);
@@ -166,15 +173,21 @@ public final class PowerCutSoak {
         documents, ledger, cut, createEvery, lazyfs::alive);
     w.createDocuments();
     long t0 = System.nanoTime();
+    OpLog.Tail operations = new OpLog.Tail(lazyfs.log());
+    operations.poll(); // what the start and the creates did is history, not this cut's moment
     w.start(writers, random.nextLong());
-    Thread.sleep(writeMs / 10 + random.nextInt(writeMs));
     boolean fired = false;
-    if (kind.targeted()) {
-      lazyfs.armCrash(kind.timing, kind.op, kind.from, kind.to);
-      fired = lazyfs.awaitDeath(FAULT_TIMEOUT);
-      if (fired) {
-        Thread.sleep(ANSWERS_WHILE_GONE_MS);
+    if (kind == Cut.LOG_LEFT_UNSYNCED) {
+      fired = cutWhenLogWritesAreLeftUnsynced(operations);
+    } else {
+      Thread.sleep(writeMs / 10 + random.nextInt(writeMs));
+      if (kind.targeted()) {
+        lazyfs.armCrash(kind.timing, kind.op, kind.from, kind.to);
+        fired = lazyfs.awaitDeath(FAULT_TIMEOUT);
       }
+    }
+    if (fired) {
+      Thread.sleep(ANSWERS_WHILE_GONE_MS);
     }
     server.kill();
     double seconds = (System.nanoTime() - t0) / 1e9;
@@ -184,6 +197,19 @@ public final class PowerCutSoak {
       lazyfs.clearCache();
     }
     return new Outcome(fired, w.acknowledged(), seconds);
+  }
+
+  /** Follows LazyFS's operations and kills it as soon as a log fsync leaves older writes behind. */
+  private boolean cutWhenLogWritesAreLeftUnsynced(OpLog.Tail operations) throws Exception {
+    long deadline = System.nanoTime() + FAULT_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (operations.poll()) {
+        lazyfs.kill();
+        return true;
+      }
+      Thread.sleep(1);
+    }
+    return false;
   }
 
   /** Starts the server on what the last cut left and cuts again while it replays; fired or not. */
@@ -248,7 +274,7 @@ public final class PowerCutSoak {
       }
     }
     lazyfs.unmount();
-    OpLog.Result ops = OpLog.writesNeverSynced(lazyfs.log());
+    OpLog.Result ops = OpLog.read(lazyfs.log());
     int neverSynced = ops.writes();
     keepOperationLog(ops, "clean-stop");
     ops.segments().forEach(s -> System.out.println("    UNSYNCED " + s));
