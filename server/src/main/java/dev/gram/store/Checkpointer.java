@@ -104,9 +104,8 @@ final class Checkpointer {
 
   private void round() {
     WriteAheadLog.Rotation r = log.rotate();
-    if (r.retired() != null) {
-      retired.add(r.retired());
-    }
+    retired.addAll(r.retired());
+    retired.sort(java.util.Comparator.comparingLong(s -> s.firstSeq));
     owing.addAll(r.dirty());
     if (owing.isEmpty() && retired.isEmpty()) {
       return;
@@ -125,9 +124,12 @@ final class Checkpointer {
         LOG.warn("checkpoint of {} failed; its log records stay: {}", e.getKey(), String.valueOf(ex.getCause() == null ? ex : ex.getCause()));
       }
     }
+    List<WriteAheadLog.Segment> cleared = new ArrayList<>();
+    boolean olderKept = false;
     for (Iterator<WriteAheadLog.Segment> it = retired.iterator(); it.hasNext(); ) {
       WriteAheadLog.Segment s = it.next();
-      boolean clear = true;
+      // Void records cancel records of older segments: they go only after every older one.
+      boolean clear = !(s.holdsVoids && olderKept);
       for (String d : s.docs) {
         if (owing.contains(d)) {
           clear = false;
@@ -135,10 +137,13 @@ final class Checkpointer {
         }
       }
       if (clear) {
-        log.delete(s);
+        cleared.add(s);
         it.remove();
+      } else {
+        olderKept = true;
       }
     }
+    retired.addAll(0, log.delete(cleared));
     rounds++;
     lastRoundNanos = System.nanoTime() - start;
     if (LOG.isDebugEnabled()) {

@@ -59,6 +59,13 @@ final class DocumentActor {
   private boolean logDamaged;
   /** The canonical text of the latest state this actor wrote or rendered (mailbox only). */
   private CanonicalText canonical;
+  /**
+   * The file as last read is known durable: this process wrote it (create, checkpoint) or synced
+   * it. A file another program wrote (an edit adopted as a revision, a file found at start) may
+   * still be only in the page cache; a revision logged on top of it must not outlive it, so the
+   * first commit syncs it (mailbox only).
+   */
+  private boolean fileDurable;
 
   DocumentActor(Vault vault, VaultPath location) {
     this.vault = vault;
@@ -164,6 +171,11 @@ final class DocumentActor {
           try {
             CommitReceipt r = command instanceof WriteCommand.Create c ? create(c) : patch((WriteCommand.Patch) command);
             return new Committed(r, replicated);
+          } catch (IOException e) {
+            // Reading the file before a write (a reload, a stat) failed: nothing was written.
+            throw storageFailure(e);
+          } catch (java.io.UncheckedIOException e) {
+            throw storageFailure(e.getCause());
           } finally {
             replicated = null;
             vault.commitCpu(CPU.getCurrentThreadCpuTime() - cpu);
@@ -204,7 +216,10 @@ final class DocumentActor {
       Replay.Outcome replayed = vault.replayLog(location.path(), s);
       if (replayed != null) {
         s = replayed.snapshot();
-        logged = replayed.applied() > 0;
+        // Owed even when the file already held every record: a run that crashed between a
+        // checkpoint's rename and its folder fsync left a file that only the page cache holds,
+        // and the log's records must stay until a checkpoint has replaced it durably.
+        logged = replayed.snapshot() != null;
         logDamaged = replayed.damaged();
       }
       publish(s, true);
@@ -303,6 +318,7 @@ final class DocumentActor {
       vault.durable().replace(root(), location.file(), bytes);
     } catch (DurableFiles.PublishedNotDurable e) {
       // Ours, but not known durable: keep owing it; the next round writes it again.
+      fileDurable = false;
       snapshot = s.withFile(FileFingerprint.of(location.file(), bytes), s.persistedRevisions());
       LOG.warn("checkpoint of {} is not known durable: {}", location.path(), e.getMessage());
       return false;
@@ -312,6 +328,7 @@ final class DocumentActor {
     }
     snapshot = s.withFile(FileFingerprint.of(location.file(), bytes), s.requireHistory().revisions().size());
     logged = false;
+    fileDurable = true;
     return true;
   }
 
@@ -338,6 +355,16 @@ final class DocumentActor {
       return mergeOutsideEdit(s, disk);
     }
     publish(disk, true);
+    if (disk != null && !ours) {
+      // An edit by another program becomes a revision readers see: make it as durable as ours
+      // (the editor may never sync it), so that no revision anyone has read can vanish.
+      try {
+        vault.durable().syncExisting(root(), location.file());
+        fileDurable = true;
+      } catch (IOException e) {
+        LOG.warn("{}: could not sync the edited file yet ({}); the next write does", location.path(), cause(e));
+      }
+    }
     return !ours;
   }
 
@@ -405,7 +432,16 @@ final class DocumentActor {
    * read from the file (so its request ids must be indexed again) rather than written by us.
    */
   private void publish(DocSnapshot next, boolean fromDisk) {
+    if (fromDisk) {
+      fileDurable = false;
+    }
     snapshot = next;
+    if (holdsUnwrittenOutsideEdit(next) && !logDamaged) {
+      // The revision made of an outside edit exists only here: the file must take it into its
+      // history soon, or a second edit would be read as another revision with the same number.
+      logged = true;
+      vault.oweCheckpoint(location.path());
+    }
     vault.published(location.path(), next, fromDisk);
   }
 
@@ -473,6 +509,7 @@ final class DocumentActor {
         new DocSnapshot(
             location.path(), location, initial, history, 0, hash, FileFingerprint.of(location.file(), bytes), 1, null);
     publish(next, false);
+    fileDurable = true;
     replicate(rev0);
     return new CommitReceipt(location.path(), 0, next.shortHash(), c.created(), null, c.diagnostics(), false);
   }
@@ -513,6 +550,14 @@ final class DocumentActor {
       }
       PatchEngine.Outcome outcome =
           vault.patchEngine().apply(s.requireState(), p.operations(), vault.patchContext());
+      if (!fileDurable || holdsUnwrittenOutsideEdit(s)) {
+        makeFileDurable();
+        DocSnapshot now = snapshot;
+        if (now == null || now.rev() != s.rev() || !now.hash().equals(s.hash())) {
+          throw new StaleRevisionException(STALE_EXTERNAL, now, null); // another program wrote meanwhile
+        }
+        s = now;
+      }
       CommitReceipt receipt = commit(s, outcome, p);
       committed = true;
       return receipt;
@@ -521,6 +566,44 @@ final class DocumentActor {
         vault.requests().release(p.requestId(), location.path());
       }
     }
+  }
+
+  /**
+   * Before the first revision this process logs on top of a file it did not write: the log's
+   * record chains onto the file's history, so that history must survive a power cut too. A file
+   * another program wrote may never have been synced; and when revisions are also waiting in the
+   * log (an outside edit merged after them, or records replayed at start), the file lacks them:
+   * it is rewritten with all of them first.
+   */
+  private void makeFileDurable() throws IOException {
+    DocSnapshot s = snapshot;
+    if (logged || holdsUnwrittenOutsideEdit(s)) {
+      logged = true; // an outside edit made into a revision lives only here until the file holds it
+      if (!checkpointNow()) {
+        throw new IOException("could not write " + location.path() + " before logging a revision on top of it");
+      }
+    } else if (s != null && s.fingerprint().exists()) {
+      vault.durable().syncExisting(root(), location.file());
+    }
+    fileDurable = true;
+  }
+
+  /**
+   * Whether the history holds a revision that neither the file nor the log holds: an edit by
+   * another program, turned into a revision when it was read. A revision logged on top of it
+   * would not chain onto what a restart reads, so the file is rewritten first.
+   */
+  private static boolean holdsUnwrittenOutsideEdit(DocSnapshot s) {
+    if (s == null || s.history() == null) {
+      return false;
+    }
+    List<Revision> revs = s.history().revisions();
+    for (int i = Math.max(0, s.persistedRevisions()); i < revs.size(); i++) {
+      if (Revision.EXTERNAL.equals(revs.get(i).actor())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean editedOutsideSince(DocSnapshot s, int base) {

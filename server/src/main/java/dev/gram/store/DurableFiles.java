@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +34,14 @@ public final class DurableFiles {
 
   /** One group commit of folder fsyncs per folder that documents are written in. */
   private final Map<Path, FolderSync> folderSyncs = new ConcurrentHashMap<>();
+
+  /**
+   * Folders whose own names, and those of every folder above them up to their root, this process
+   * has made durable. A folder another program (or an earlier run that crashed) created may exist
+   * only in the page cache; the first file this process publishes into it syncs the folders above
+   * it once, so that an acknowledged file can never vanish with a folder a power cut forgot.
+   */
+  private final Set<Path> durableFolders = ConcurrentHashMap.newKeySet();
 
   /** Fault injection for tests: called before a replace or create writes, and before it renames. */
   interface Faults {
@@ -87,14 +96,18 @@ public final class DurableFiles {
     Path dir = target.toAbsolutePath().getParent();
     if (!Files.isDirectory(dir)) {
       Files.createDirectories(dir);
-      syncCreatedFolders(dir);
+      // New folders: their names become durable with the file (publish syncs the folders above).
+      forgetDurable(dir, root);
     }
     publish(root, target, content, true);
   }
 
   private void publish(Path root, Path target, byte[] content, boolean createOnly) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir);
+      forgetDurable(dir, root);
+    }
     String name = target.getFileName().toString();
     String tmp = "." + name + TMP_MARK + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE);
     // The temporary file is created, and renamed or linked, in the folder opened without
@@ -149,8 +162,68 @@ public final class DurableFiles {
         throw new IOException("injected folder fsync failure");
       }
       folderSyncs.computeIfAbsent(dir, FolderSync::new).await();
+      if (root != null) {
+        syncFoldersAbove(root.toAbsolutePath(), dir);
+      }
     } catch (IOException e) {
       throw new PublishedNotDurable(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Makes a file this process did not write durable, as it is now: its content, its name in its
+   * folder, and the folders above up to {@code root}. For a file another program wrote (it may
+   * never have synced it) before a revision is logged on top of it.
+   */
+  public void syncExisting(Path root, Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    folderSyncs.computeIfAbsent(dir, FolderSync::new).await();
+    syncFoldersAbove(root.toAbsolutePath(), dir);
+  }
+
+  /** Makes the names of {@code dir} and the folders above it, up to {@code root}, durable once. */
+  private void syncFoldersAbove(Path root, Path dir) throws IOException {
+    if (durableFolders.contains(dir) || !dir.startsWith(root)) {
+      return;
+    }
+    List<Path> synced = new java.util.ArrayList<>();
+    for (Path p = dir; !p.equals(root) && !durableFolders.contains(p); p = p.getParent()) {
+      syncFolder(p.getParent());
+      synced.add(p);
+    }
+    durableFolders.addAll(synced);
+  }
+
+  private void forgetDurable(Path dir, Path root) {
+    for (Path p = dir; p != null && (root == null || !p.equals(root.toAbsolutePath())); p = p.getParent()) {
+      durableFolders.remove(p);
+    }
+  }
+
+  /**
+   * Syncs {@code dir} and each folder above it up to and including {@code top}: afterwards the
+   * names of everything in {@code dir}, and the path from {@code top} down to it, survive a power
+   * cut. For the server's own folders (the log's), at start.
+   */
+  static void syncFolderNames(Path top, Path dir) throws IOException {
+    for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
+      try {
+        syncFolder(p);
+      } catch (IOException e) {
+        if (!p.startsWith(top) || p.equals(top)) {
+          // Above the vault: a folder the server may not be allowed to open. Its name is the
+          // operator's (it held the vault before this start), not ours to vouch for.
+          LOG.debug("could not fsync {}: {}", p, e.toString());
+          return;
+        }
+        throw e;
+      }
+      if (p.equals(top)) {
+        return;
+      }
     }
   }
 
@@ -204,18 +277,6 @@ public final class DurableFiles {
           }
           notifyAll();
         }
-      }
-    }
-  }
-
-  private void syncCreatedFolders(Path dir) {
-    // New project folders must themselves be durable entries of their parent.
-    Path parent = dir.getParent();
-    if (parent != null) {
-      try {
-        syncFolder(parent);
-      } catch (IOException e) {
-        LOG.debug("could not fsync {}: {}", parent, e.getMessage());
       }
     }
   }

@@ -28,25 +28,37 @@ final class LogReader {
 
   private LogReader() {}
 
-  /** Everything the log holds, in sequence order, with void records applied. */
+  /**
+   * Everything the log holds, in sequence order, with void records applied.
+   *
+   * @param damagedFrom per damaged document, the first sequence number its damage may hide: its
+   *     records before it are whole and in order, and are replayed before the document stops
+   */
   record Scan(
       List<WriteAheadLog.Segment> segments,
       Map<String, List<LogRecord.RevisionRecord>> byDocument,
       Map<String, String> damagedDocuments,
+      Map<String, Long> damagedFrom,
       String unattributedDamage,
       long lastSeq,
       int records) {}
+
+  /** Bytes that are not a good frame, followed by a good one: the records {@code from..to} may be in them. */
+  private record Gap(String path, String why, long from, long to) {}
 
   static Scan read(List<Path> files) throws IOException {
     List<WriteAheadLog.Segment> segments = new ArrayList<>();
     List<LogRecord.RevisionRecord> revisions = new ArrayList<>();
     List<LogRecord.VoidRecord> voids = new ArrayList<>();
-    Map<String, String> damaged = new LinkedHashMap<>();
-    String unattributed = null;
+    List<Gap> gaps = new ArrayList<>();
     long lastSeq = 0;
     for (Path file : files) {
       WriteAheadLog.Segment seg = new WriteAheadLog.Segment(file, firstSeqOf(file));
       segments.add(seg);
+      long prevSeq = seg.firstSeq - 1;
+      // A segment is named by the record it was created for: a crash may have left it without that
+      // record, and the next segment must still get a name of its own.
+      lastSeq = Math.max(lastSeq, seg.firstSeq);
       byte[] bytes = Files.readAllBytes(file);
       int pos = WriteAheadLog.SEGMENT_HEADER.length;
       if (bytes.length < pos) {
@@ -60,6 +72,7 @@ final class LogReader {
         Frame f = frameAt(b, pos);
         if (f != null) {
           lastSeq = Math.max(lastSeq, f.seq);
+          prevSeq = f.seq;
           try {
             LogRecord r = LogRecord.decode(f.seq, Arrays.copyOfRange(bytes, f.payloadAt, f.payloadAt + f.length));
             if (r instanceof LogRecord.RevisionRecord rr) {
@@ -67,17 +80,15 @@ final class LogReader {
               seg.docs.add(rr.path());
             } else if (r instanceof LogRecord.VoidRecord v) {
               voids.add(v);
+              seg.holdsVoids = true;
             }
             seg.records++;
           } catch (RuntimeException e) {
             String path = LogRecord.pathIn(Arrays.copyOfRange(bytes, f.payloadAt, f.payloadAt + f.length));
             String why = "write-ahead log record " + f.seq + " in " + file.getFileName() + " does not decode: " + e.getMessage();
-            LOG.error(why);
+            gaps.add(new Gap(path, why, f.seq, f.seq));
             if (path != null) {
-              damaged.putIfAbsent(path, why);
               seg.docs.add(path);
-            } else {
-              unattributed = unattributed == null ? why : unattributed;
             }
           }
           pos = f.payloadAt + f.length;
@@ -94,14 +105,30 @@ final class LogReader {
         String path = readablePath(b, pos);
         String why = "write-ahead log segment " + file.getFileName() + " is damaged at offset " + pos
             + " (a record in the middle of the log fails its checksum)";
-        LOG.error(why + (path == null ? "; its document cannot be told" : "; it names " + path));
+        gaps.add(new Gap(path, why, prevSeq + 1, b.getLong(next + 8) - 1));
         if (path != null) {
-          damaged.putIfAbsent(path, why);
           seg.docs.add(path);
-        } else if (unattributed == null) {
-          unattributed = why;
         }
         pos = next;
+      }
+    }
+    Map<String, String> damaged = new LinkedHashMap<>();
+    Map<String, Long> damagedFrom = new HashMap<>();
+    String unattributed = null;
+    for (Gap g : gaps) {
+      if (allVoided(voids, g.from(), g.to())) {
+        // A batch whose fsync failed: the disk may have dropped some of its records and kept
+        // later ones. None was acknowledged, and the void record that cancels them is durable.
+        LOG.warn("{}; records {} to {} there were cancelled after a failed fsync, never acknowledged", g.why(),
+            g.from(), g.to());
+        continue;
+      }
+      LOG.error(g.why() + (g.path() == null ? "; its document cannot be told" : "; it names " + g.path()));
+      if (g.path() != null) {
+        damaged.putIfAbsent(g.path(), g.why());
+        damagedFrom.merge(g.path(), g.from(), Math::min);
+      } else if (unattributed == null) {
+        unattributed = g.why();
       }
     }
     Map<String, List<LogRecord.RevisionRecord>> byDoc = new HashMap<>();
@@ -113,7 +140,17 @@ final class LogReader {
       byDoc.computeIfAbsent(r.path(), k -> new ArrayList<>()).add(r);
       count++;
     }
-    return new Scan(segments, byDoc, damaged, unattributed, lastSeq, count);
+    return new Scan(segments, byDoc, damaged, damagedFrom, unattributed, lastSeq, count);
+  }
+
+  /** Whether every record {@code from..to} was cancelled by a void record (none, when to < from). */
+  private static boolean allVoided(List<LogRecord.VoidRecord> voids, long from, long to) {
+    for (long seq = from; seq <= to; seq++) {
+      if (!voided(voids, seq)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean voided(List<LogRecord.VoidRecord> voids, long seq) {

@@ -41,12 +41,27 @@ final class Replay {
     }
   }
 
-  static Outcome apply(DocSnapshot disk, List<LogRecord.RevisionRecord> records, String damage, String unattributed) {
+  /**
+   * @param damage why the log's damage stops this document, or null
+   * @param damagedFrom the first sequence number the damage may hide: the records before it are
+   *     replayed (what was acknowledged before the damage stays readable), the rest stay in the
+   *     log for a person to repair
+   */
+  static Outcome apply(DocSnapshot disk, List<LogRecord.RevisionRecord> records, String damage, long damagedFrom,
+      String unattributed) {
     if (disk == null) {
       return new Outcome(null, revisions(records), 0, false);
     }
     if (damage != null) {
-      return Outcome.stopped(disk, damage);
+      List<LogRecord.RevisionRecord> whole = new ArrayList<>();
+      for (LogRecord.RevisionRecord r : records) {
+        if (r.seq() < damagedFrom) {
+          whole.add(r);
+        }
+      }
+      Outcome before = apply(disk, whole, null, Long.MAX_VALUE, unattributed);
+      DocSnapshot s = before.snapshot() == null || before.damaged() ? disk : before.snapshot();
+      return new Outcome(s.failing(damage), List.of(), before.damaged() ? 0 : before.applied(), true);
     }
     if (disk.history() == null || disk.persistedRevisions() == 0) {
       // No history in the file to extend: it was replaced or cannot be read.

@@ -119,6 +119,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
   /** Log records found at start, by document, until the document is loaded and they are replayed. */
   private final Map<String, List<LogRecord.RevisionRecord>> toReplay = new ConcurrentHashMap<>();
   private final Map<String, String> damagedInLog = new ConcurrentHashMap<>();
+  private final Map<String, Long> damagedInLogFrom = new ConcurrentHashMap<>();
   private volatile String unattributedDamage;
   private volatile boolean failNextLogSync;
   private final java.util.Set<String> failSyncAfterWriteOf = ConcurrentHashMap.newKeySet();
@@ -229,6 +230,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
         Files.createDirectories(root);
         WriteAheadLog opened = WriteAheadLog.open(root, durability.node());
         try {
+          opened.syncRecovered(root);
           scan = LogReader.read(opened.segmentFiles());
         } catch (IOException | RuntimeException e) {
           opened.close();
@@ -262,6 +264,7 @@ public final class Vault implements DocumentReader, DocumentWriter {
     if (scan != null) {
       toReplay.putAll(scan.byDocument());
       damagedInLog.putAll(scan.damagedDocuments());
+      damagedInLogFrom.putAll(scan.damagedFrom());
       unattributedDamage = scan.unattributedDamage();
       if (scan.records() > 0) {
         LOG.info("write-ahead log: {} records for {} documents not yet known to be in their files; replaying"
@@ -277,11 +280,13 @@ public final class Vault implements DocumentReader, DocumentWriter {
   Replay.Outcome replayLog(String path, DocSnapshot disk) {
     List<LogRecord.RevisionRecord> records = toReplay.remove(path);
     String damage = damagedInLog.remove(path);
+    Long damageFrom = damagedInLogFrom.remove(path);
     if (records == null && damage == null) {
       return null;
     }
     Replay.Outcome o =
-        Replay.apply(disk, records == null ? List.of() : records, damage, unattributedDamage);
+        Replay.apply(disk, records == null ? List.of() : records, damage,
+            damageFrom == null ? Long.MAX_VALUE : damageFrom, unattributedDamage);
     if (!o.setAside().isEmpty()) {
       setAside(path, o.setAside(),
           disk == null
@@ -316,6 +321,14 @@ public final class Vault implements DocumentReader, DocumentWriter {
     } catch (IOException e) {
       LOG.error("{}: could not set aside revisions {} to {} ({}); they stay in the log: {}", path,
           revisions.get(0).rev(), revisions.get(revisions.size() - 1).rev(), e.toString(), why);
+    }
+  }
+
+  /** Has the next checkpoint round write this document's file (an outside edit became a revision). */
+  void oweCheckpoint(String path) {
+    WriteAheadLog l = log;
+    if (l != null) {
+      l.markDirty(path);
     }
   }
 

@@ -32,6 +32,14 @@ import org.slf4j.LoggerFactory;
  * GRAMWAL1}; each frame is a 4-byte magic, the payload's length, the record's sequence number,
  * a CRC-32C over sequence number and payload, then the payload ({@link LogRecord}).
  *
+ * <p>The invariant that makes an acknowledgement true, whatever the checkpointer does meanwhile: a
+ * record is acknowledged only after an fsync of the segment that holds it has returned, an fsync
+ * that began after the record was written; and a segment leaves the set of files to sync only when
+ * an fsync that began after its last append has returned (see {@link #awaitDurable}). At start, the
+ * segments a previous run left are fsynced before anything is replayed from them, since what a
+ * killed process wrote may still be only in the page cache, and a replayed record can be
+ * acknowledged again (a retry's receipt).
+ *
  * <p>A failed fsync acknowledges nobody it might have covered: every record appended and not yet
  * synced fails, the segment they are in is abandoned (after a failed fsync the kernel may already
  * have dropped the dirty pages, so a second fsync proves nothing), and a {@code void} record
@@ -68,6 +76,13 @@ final class WriteAheadLog implements AutoCloseable {
     FileChannel channel;
     long size;
     int records;
+    /** The sequence number of the last record appended to it (guarded by the log's append lock). */
+    long lastSeq;
+    /**
+     * It holds void records: they cancel records of older segments, so it may be deleted only
+     * once no older segment is left (else the cancelled records would come back at replay).
+     */
+    volatile boolean holdsVoids;
     volatile boolean deleted;
 
     Segment(Path file, long firstSeq) {
@@ -81,8 +96,12 @@ final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  /** What a checkpoint round takes over: the segment retired and the documents written since. */
-  record Rotation(Segment retired, Set<String> dirty) {}
+  /**
+   * What a checkpoint round takes over: the segments retired since the last round, oldest first
+   * (the one just rotated, and any abandoned after a failed fsync), and the documents written
+   * since.
+   */
+  record Rotation(List<Segment> retired, Set<String> dirty) {}
 
   private record Failure(long from, long to, IOException cause) {}
 
@@ -96,6 +115,8 @@ final class WriteAheadLog implements AutoCloseable {
   private Segment current;
   private long lastSeq;
   private final List<Segment> rotatedUnsynced = new ArrayList<>();
+  /** Segments given up after a failed fsync, for the next rotation to hand to the checkpointer. */
+  private final List<Segment> abandoned = new ArrayList<>();
   private final List<long[]> pendingVoids = new ArrayList<>();
   private Set<String> dirty = new HashSet<>();
 
@@ -252,12 +273,18 @@ final class WriteAheadLog implements AutoCloseable {
           "the vault " + vaultRoot + " is being served by another gram-mcp process"
               + (holder.isEmpty() ? "" : " (pid " + holder + ")"));
     }
+    Held held = new Held(ch, lock);
     if (!shared) {
       byte[] pid = (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
-      ch.truncate(0);
-      ch.write(ByteBuffer.wrap(pid), 0);
+      try {
+        ch.truncate(0);
+        ch.write(ByteBuffer.wrap(pid), 0);
+      } catch (IOException e) {
+        held.release(); // a full or failing disk: the next start must not find it held by us
+        throw e;
+      }
     }
-    return new Held(ch, lock);
+    return held;
   }
 
   Path dir() {
@@ -278,6 +305,21 @@ final class WriteAheadLog implements AutoCloseable {
     }
     out.sort(null); // fixed-width hex names: name order is sequence order
     return out;
+  }
+
+  /**
+   * Makes what a previous run left in the log durable before it is replayed: the segments (a
+   * killed process may have written records that are still only in the page cache, and a replayed
+   * record can be acknowledged to a retry), and the names of the log's folders up to the vault's
+   * own (a log folder a crashed first start created may not be a durable name yet).
+   */
+  void syncRecovered(Path vaultRoot) throws IOException {
+    for (Path seg : segmentFiles()) {
+      try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.READ)) {
+        ch.force(false);
+      }
+    }
+    DurableFiles.syncFolderNames(vaultRoot.toAbsolutePath().getParent(), dir);
   }
 
   /** Continues numbering after what recovery found on disk; call before the first append. */
@@ -315,6 +357,16 @@ final class WriteAheadLog implements AutoCloseable {
       dirty.add(path);
       appended.increment();
       return seq;
+    }
+  }
+
+  /**
+   * Marks a document as owing a checkpoint although nothing of it was appended: an edit by another
+   * program that became a revision, which only the file can hold.
+   */
+  void markDirty(String path) {
+    synchronized (appendLock) {
+      dirty.add(path);
     }
   }
 
@@ -360,8 +412,11 @@ final class WriteAheadLog implements AutoCloseable {
     }
     current.size = at + frame.limit();
     current.records++;
+    current.lastSeq = seq;
     if (path != null) {
       current.docs.add(path);
+    } else {
+      current.holdsVoids = true;
     }
     lastSeq = seq;
     return seq;
@@ -438,11 +493,16 @@ final class WriteAheadLog implements AutoCloseable {
     }
     long covers;
     List<Segment> toSync;
+    long[] appendedThrough;
     synchronized (appendLock) {
       covers = lastSeq;
       toSync = new ArrayList<>(rotatedUnsynced);
       if (current != null) {
         toSync.add(current);
+      }
+      appendedThrough = new long[toSync.size()];
+      for (int i = 0; i < toSync.size(); i++) {
+        appendedThrough[i] = toSync.get(i).lastSeq;
       }
     }
     IOException failure = null;
@@ -467,8 +527,13 @@ final class WriteAheadLog implements AutoCloseable {
     }
     long to = covers;
     synchronized (appendLock) {
-      for (Segment s : toSync) {
-        if (s != current) {
+      // The invariant (docs/gram-format.md §14.4): a retired segment leaves the set to sync only
+      // when the fsync that just returned began after its last append. Records appended to it
+      // while that fsync ran (after covers was read), before the checkpointer retired it, are not
+      // covered: it stays, and the next leader syncs it again before acknowledging them.
+      for (int i = 0; i < toSync.size(); i++) {
+        Segment s = toSync.get(i);
+        if (s != current && s.lastSeq == appendedThrough[i]) {
           rotatedUnsynced.remove(s);
           closeQuietly(s);
         }
@@ -481,6 +546,7 @@ final class WriteAheadLog implements AutoCloseable {
           Segment dead = current;
           current = null;
           closeQuietly(dead);
+          abandoned.add(dead); // deleted like any other once its documents are checkpointed
         }
         for (Segment s : rotatedUnsynced) {
           closeQuietly(s);
@@ -488,6 +554,7 @@ final class WriteAheadLog implements AutoCloseable {
         rotatedUnsynced.clear();
         pendingVoids.add(new long[] {from, to});
         LOG.error("fsync of the write-ahead log failed; records {} to {} are void: {}", from, to, failure.toString());
+        writeVoidsNow();
       }
     }
     synchronized (syncLock) {
@@ -510,6 +577,31 @@ final class WriteAheadLog implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes the pending void records durable at once, in a new segment, rather than with the next
+   * commit: until they are, the abandoned segment may come back from a power cut with a hole
+   * where the disk dropped the failed batch, followed by records of it that it kept, which
+   * recovery could only read as damage in the middle. When this fails too, they stay pending and
+   * open the next segment as before.
+   */
+  // guarded by appendLock
+  private void writeVoidsNow() {
+    try {
+      for (long[] v : pendingVoids) {
+        writeFrame(null, LogRecord.voidPayload(v[0], v[1]));
+      }
+      current.channel.force(false);
+      pendingVoids.clear();
+    } catch (IOException e) {
+      LOG.warn("the void record after a failed fsync is not durable yet ({}); it opens the next segment", e.toString());
+      if (current != null) {
+        closeQuietly(current);
+        abandoned.add(current);
+        current = null;
+      }
+    }
+  }
+
   // guarded by syncLock
   private IOException failureCovering(long seq) {
     for (Failure f : failures) {
@@ -529,30 +621,63 @@ final class WriteAheadLog implements AutoCloseable {
     synchronized (appendLock) {
       Set<String> taken = dirty;
       dirty = new HashSet<>();
+      List<Segment> retired = new ArrayList<>(abandoned);
+      abandoned.clear();
       Segment old = current;
-      if (old == null || old.records == 0) {
-        return new Rotation(null, taken);
+      if (old != null && old.records > 0) {
+        retireCurrent();
+        retired.add(old);
       }
-      retireCurrent();
-      return new Rotation(old, taken);
+      return new Rotation(retired, taken);
     }
   }
 
-  /** Deletes a segment every record of which is in its document's file. */
-  void delete(Segment s) {
-    synchronized (appendLock) {
-      if (s == current) {
-        throw new IllegalStateException("the current segment cannot be deleted");
+  /**
+   * Deletes segments every record of which is in its document's file, then syncs the log's folder
+   * so that they do not come back after a power cut (they would only be replayed as records the
+   * files already hold, but a file replaced meanwhile by another program would make them look
+   * like revisions to set aside). Returns the segments it had to keep for a later round.
+   */
+  List<Segment> delete(List<Segment> segments) {
+    if (segments.isEmpty()) {
+      return List.of();
+    }
+    List<Segment> oldestFirst = new ArrayList<>(segments);
+    oldestFirst.sort(java.util.Comparator.comparingLong(s -> s.firstSeq));
+    boolean unlinkedSinceSync = false;
+    for (int i = 0; i < oldestFirst.size(); i++) {
+      Segment s = oldestFirst.get(i);
+      if (s.holdsVoids && unlinkedSinceSync) {
+        // Its void records cancel records of the segments just unlinked: those unlinks must be
+        // durable first, or a power cut could bring the cancelled records back without it.
+        try {
+          DurableFiles.syncFolder(dir);
+        } catch (IOException e) {
+          LOG.warn("could not fsync the log folder; keeping {} for the next round: {}", s, e.toString());
+          return oldestFirst.subList(i, oldestFirst.size());
+        }
       }
-      s.deleted = true;
-      rotatedUnsynced.remove(s);
-      closeQuietly(s);
+      unlinkedSinceSync = true;
+      synchronized (appendLock) {
+        if (s == current) {
+          throw new IllegalStateException("the current segment cannot be deleted");
+        }
+        s.deleted = true;
+        rotatedUnsynced.remove(s);
+        closeQuietly(s);
+      }
+      try {
+        Files.deleteIfExists(s.file);
+      } catch (IOException e) {
+        LOG.warn("could not delete log segment {}: {}", s.file, e.toString());
+      }
     }
     try {
-      Files.deleteIfExists(s.file);
+      DurableFiles.syncFolder(dir);
     } catch (IOException e) {
-      LOG.warn("could not delete log segment {}: {}", s.file, e.toString());
+      LOG.warn("could not fsync the log folder after deleting segments: {}", e.toString());
     }
+    return List.of();
   }
 
   /**
@@ -572,7 +697,7 @@ final class WriteAheadLog implements AutoCloseable {
     for (dev.gram.format.Revision r : revisions) {
       sb.append('\n').append(dev.gram.format.HistoryCodec.fileEntry(r));
     }
-    new DurableFiles().replace(file, sb.toString().getBytes(StandardCharsets.UTF_8));
+    new DurableFiles().replace(logDir, file, sb.toString().getBytes(StandardCharsets.UTF_8));
     return file;
   }
 

@@ -5,6 +5,7 @@ import static dev.gram.store.TestVault.set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.gram.base.GramException;
+import dev.gram.testing.disk.SimulatedDisk;
 import io.vertx.core.json.JsonArray;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,11 +23,16 @@ import net.jqwik.api.Provide;
 /**
  * Random sequences of what agents and operators do — creates, patches (valid, on a stale base,
  * replayed, with a request_id reused for another intent), edits by another program, clean
- * restarts and crashes — against the real store on real files, and a small model of what the
+ * restarts, killed processes and power cuts — against the real store on real files (through a
+ * {@link SimulatedDisk}, which knows what a power cut keeps), and a small model of what the
  * contract says each must answer. Every answer and every reread must agree with the model.
+ *
+ * <p>A power cut comes a random number of I/O operations into a patch (or just after it): the
+ * patch is acknowledged or not; an acknowledged one must survive, and an unacknowledged one may
+ * survive (its record was written, its fsync never returned) but only whole and only once.
  */
 class StoreModelProperties {
-  enum Kind { CREATE, PATCH, STALE, REPLAY, REUSE, EDIT, RESTART, CRASH }
+  enum Kind { CREATE, PATCH, STALE, REPLAY, REUSE, EDIT, RESTART, CRASH, POWER_CUT }
 
   record Step(Kind kind, int doc, int pick) {}
 
@@ -41,10 +47,14 @@ class StoreModelProperties {
 
   @Property(tries = 25)
   void theStoreAnswersWhatTheModelSays(@ForAll("steps") List<Step> steps) throws Exception {
-    Path dir = Files.createTempDirectory("gram-model-");
+    Path top = Files.createTempDirectory("gram-model-");
+    Path real = Files.createDirectories(top.resolve("0"));
+    SimulatedDisk disk = SimulatedDisk.over(real);
+    Path dir = disk.root();
     Map<Integer, Doc> model = new HashMap<>();
     List<Sent> sent = new ArrayList<>();
     int ids = 0;
+    int cuts = 0;
     TestVault t = TestVault.openWithoutTimedCheckpoints(dir);
     try {
       for (Step step : steps) {
@@ -124,8 +134,48 @@ class StoreModelProperties {
             t = TestVault.openWithoutTimedCheckpoints(dir);
           }
           case CRASH -> {
+            dir = disk.killProcess(); // what it wrote stays in the page cache
             t.vault.abandon();
             t = TestVault.openWithoutTimedCheckpoints(dir);
+          }
+          case POWER_CUT -> {
+            // Cut the power a few operations into a patch of this document (or of nothing).
+            String id = "cut-" + (ids++);
+            DocSnapshot before = d == null ? null : t.read(path);
+            disk.cutAfter(disk.operations() + step.pick() % 12);
+            boolean acked = false;
+            JsonArray o = ops(set("doc", "n", Integer.toString(d == null ? 0 : d.counter + 1)));
+            if (d != null) {
+              try {
+                t.patch(path, d.rev, d.hash, id, o);
+                acked = true;
+              } catch (GramException e) {
+                assertThat(e.code().name()).as("a write once the disk is gone").isIn("E_STORAGE", "COMMIT_UNKNOWN");
+              }
+            }
+            disk.cutNow();
+            t.vault.abandon();
+            real = Files.createDirectories(top.resolve(Integer.toString(++cuts)));
+            disk.restoreTo(real, step.pick() % 2 == 0 ? SimulatedDisk.Loss.ALL_UNSYNCED : SimulatedDisk.Loss.TORN_PREFIX,
+                step.pick());
+            disk = SimulatedDisk.over(real);
+            dir = disk.root();
+            t = TestVault.openWithoutTimedCheckpoints(dir);
+            if (d != null) {
+              DocSnapshot s = t.read(path);
+              boolean kept = s.rev() == d.rev + 1;
+              assertThat(kept || !acked).as("an acknowledged patch survives the power cut").isTrue();
+              assertThat(s.rev()).as("the patch happened once or not at all").isIn(d.rev, d.rev + 1);
+              if (kept) {
+                assertThat(s.head().requestId()).isEqualTo(id);
+                sent.add(new Sent(path, d.rev, d.hash, id, o, s.rev(), s.shortHash()));
+                d.rev = s.rev();
+                d.hash = s.shortHash();
+                d.counter++;
+              } else {
+                assertThat(s.shortHash()).isEqualTo(before.shortHash());
+              }
+            }
           }
         }
         // Every document reads back as the model has it.
@@ -140,7 +190,7 @@ class StoreModelProperties {
       }
     } finally {
       t.close();
-      deleteTree(dir);
+      deleteTree(top);
     }
   }
 
@@ -163,7 +213,8 @@ class StoreModelProperties {
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.REUSE)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.EDIT)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.RESTART)),
-        net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.CRASH)));
+        net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.CRASH)),
+        net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.POWER_CUT)));
     return Combinators.combine(kinds, Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 1000))
         .as(Step::new).list().ofMinSize(5).ofMaxSize(40);
   }

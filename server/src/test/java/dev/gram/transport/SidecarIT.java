@@ -32,6 +32,11 @@ class SidecarIT {
         McpSchema.CallToolResult r =
             client.callTool(new McpSchema.CallToolRequest("gram_capabilities", Map.of()));
         assertThat(r.isError()).isNotEqualTo(Boolean.TRUE);
+        // stderr is read by another thread: the line may trail the answer on a busy machine.
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (!String.join("\n", stderr).contains("HTTP is off") && System.nanoTime() < until) {
+          java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+        }
         assertThat(String.join("\n", stderr)).contains("HTTP is off");
       } finally {
         client.closeGracefully();
