@@ -193,10 +193,7 @@ public final class PowerCutSoak {
     double seconds = (System.nanoTime() - t0) / 1e9;
     w.stop();
     server.close();
-    if (!fired) {
-      lazyfs.clearCache();
-    }
-    return new Outcome(fired, w.acknowledged(), seconds);
+    return new Outcome(cutPowerIfStillOn(kind, fired), w.acknowledged(), seconds);
   }
 
   /** Follows LazyFS's operations and kills it as soon as a log fsync leaves older writes behind. */
@@ -230,10 +227,25 @@ public final class PowerCutSoak {
       Thread.sleep(random.nextInt(2500));
     }
     server.destroyForcibly().waitFor();
-    if (!fired) {
-      lazyfs.clearCache();
+    return cutPowerIfStillOn(kind, fired);
+  }
+
+  /**
+   * After the server was killed: drops LazyFS's cache unless LazyFS died already, which a
+   * targeted fault may also do just after its wait gave up. Returns whether a fault fired.
+   */
+  private boolean cutPowerIfStillOn(Cut kind, boolean fired) throws IOException {
+    if (lazyfs.alive()) {
+      try {
+        lazyfs.clearCache();
+        return false;
+      } catch (IOException e) {
+        if (lazyfs.alive()) {
+          throw e;
+        }
+      }
     }
-    return fired;
+    return fired || kind.targeted();
   }
 
   private void awaitListening(Process server, long logFrom) throws IOException, InterruptedException {

@@ -212,8 +212,9 @@ final class Writers {
       JsonObject error = result.getJsonObject("structuredContent", new JsonObject()).getJsonObject("error");
       text = error == null ? "isError: " + result.encode() : error.getString("code") + ": " + error.getString("message");
     }
-    // Paths and numbers differ from answer to answer; the tally is of kinds of answer.
-    text = text.replaceAll("soak/c\\d+/[^\\s\"',)]+", "<path>").replaceAll("\\d+", "N");
+    // File names differ from answer to answer; the tally is of kinds of answer.
+    text = text.replaceAll("[\\w./-]*\\.gram(\\.tmp-[0-9a-f]+)?(?![\\w-])", "<file>")
+        .replaceAll("/[^\\s\"',)]+", "<file>");
     return text.length() > 160 ? text.substring(0, 160) + "…" : text;
   }
 
