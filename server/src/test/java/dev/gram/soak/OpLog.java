@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,7 +23,8 @@ import java.util.regex.Pattern;
  * fsync covered, across segments, so a record in an older segment that was never synced can have
  * been acknowledged by the newer segment's fsync; a power cut before a checkpoint wrote it into
  * its document loses it. A correct log syncs the older segment too (first) before it
- * acknowledges past that record, and then nothing is counted.
+ * acknowledges past that record, and then nothing is counted. An fsync of a segment that holds
+ * only its header (a segment made durable as it is created) covers no record and is not counted.
  *
  * <p>LazyFS logs each operation as it starts, one line each, in the order they start: a write
  * that the server issued after an fsync had returned is logged after that fsync. Fed line by line
@@ -41,6 +44,7 @@ final class OpLog {
   record Result(int writes, List<String> segments) {}
 
   private final Map<Long, List<String>> pending = new HashMap<>(); // segment -> writes since its last fsync
+  private final Set<Long> holdingRecords = new HashSet<>();
   private final Map<Long, String> overtaken = new TreeMap<>(); // segment -> what a newer fsync left unsynced
   private final Map<Long, Integer> overtakenWrites = new HashMap<>();
 
@@ -71,12 +75,16 @@ final class OpLog {
       String write = m.group(3) + "@" + m.group(4);
       if (!write.equals(HEADER)) {
         pending.computeIfAbsent(segment, k -> new ArrayList<>()).add(write);
+        holdingRecords.add(segment);
       }
       return false;
     }
     pending.remove(segment);
     overtaken.remove(segment);
     overtakenWrites.remove(segment);
+    if (!holdingRecords.contains(segment)) {
+      return false; // a new segment's header made durable: it covers no record, acknowledges nothing
+    }
     boolean found = false;
     for (Map.Entry<Long, List<String>> e : pending.entrySet()) {
       if (e.getKey() < segment && !e.getValue().isEmpty()) {
