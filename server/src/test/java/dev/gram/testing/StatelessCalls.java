@@ -24,11 +24,36 @@ public final class StatelessCalls {
     this.client = client;
   }
 
+  /** What the server sent back to a tools/call: the HTTP status and the body as it came. */
+  public record Reply(int status, String body) {
+    /** The JSON-RPC {@code result}, or {@code null} when the body is a JSON-RPC error or not JSON. */
+    public JsonObject result() {
+      try {
+        return new JsonObject(body).getJsonObject("result");
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
+  }
+
   /**
    * The call's structured content: the tool's result, or {@code {"error": {...}}} for a tool
    * error. Throws {@link IOException} when the server does not answer (it was killed, say).
    */
   public JsonObject call(String tool, JsonObject arguments) throws IOException {
+    Reply r = send(tool, arguments);
+    JsonObject result = new JsonObject(r.body()).getJsonObject("result");
+    if (result == null) {
+      throw new IOException("no result: " + r.body());
+    }
+    return result.getJsonObject("structuredContent");
+  }
+
+  /**
+   * Whatever the server answers, JSON-RPC errors and HTTP failures included, for tests that
+   * record every answer; throws {@link IOException} only when there is no answer at all.
+   */
+  public Reply send(String tool, JsonObject arguments) throws IOException {
     JsonObject body = new JsonObject().put("jsonrpc", "2.0").put("id", ids.incrementAndGet()).put("method", "tools/call")
         .put("params", new JsonObject().put("name", tool).put("arguments", arguments)
             .put("_meta", StdioClient.modernMeta(client)));
@@ -38,11 +63,7 @@ public final class StatelessCalls {
           .header("MCP-Protocol-Version", "2026-07-28").header("Mcp-Method", "tools/call").header("Mcp-Name", tool)
           .timeout(Duration.ofSeconds(30))
           .POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(), HttpResponse.BodyHandlers.ofString());
-      JsonObject result = new JsonObject(r.body()).getJsonObject("result");
-      if (result == null) {
-        throw new IOException("no result: " + r.body());
-      }
-      return result.getJsonObject("structuredContent");
+      return new Reply(r.statusCode(), r.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException(e);
