@@ -1,5 +1,6 @@
 package dev.gram.index;
 
+import dev.gram.async.Background;
 import dev.gram.store.CommitListener;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.Vault;
@@ -44,12 +45,14 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
 
   /** Listens to {@code vault} at once; the opening waits for {@link #beginOpening()}. */
   private RecallIndex(
-      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
+      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning,
+      Background background) {
     // The model's future is completed from the opening thread: asking for the model here would
     // load the embedding library's classes on the caller's thread, before the handshake.
     CompletableFuture<EmbeddingModel.Encoder> encoder = new CompletableFuture<>();
     this.semantic = model == null ? SemanticState.off() : SemanticState.probing(encoder);
-    this.opener = new Thread(() -> openNow(vault, folder, model, encoder, tuning), "gram-index-open");
+    this.opener =
+        new Thread(() -> openNow(vault, folder, model, encoder, tuning, background), "gram-index-open");
     this.opener.setDaemon(true);
     vault.addListener(held);
   }
@@ -72,7 +75,16 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
    * the model's native loading delayed that answer by about a third.
    */
   public static RecallIndex openLater(Vault vault, Path folder, boolean semanticOn) {
-    return new RecallIndex(vault, folder, semanticOn ? EmbeddingModel::shared : null, IndexTuning.defaults());
+    return openLater(vault, folder, semanticOn, Background.standalone());
+  }
+
+  /**
+   * As {@link #openLater(Vault, Path, boolean)}; embedding, the rebuild and Lucene's merges run as
+   * {@code background} work: its share of threads, yielding to its foreground.
+   */
+  public static RecallIndex openLater(Vault vault, Path folder, boolean semanticOn, Background background) {
+    return new RecallIndex(vault, folder, semanticOn ? EmbeddingModel::shared : null, IndexTuning.defaults(),
+        background);
   }
 
   /** As {@link #open(Vault, Path, boolean)}, with the model to probe ({@code null}: off). */
@@ -83,7 +95,14 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   /** As {@link #open(Vault, Path, Supplier)}, with other measured choices than the defaults. */
   static RecallIndex open(
       Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
-    RecallIndex ri = new RecallIndex(vault, folder, model, tuning);
+    return open(vault, folder, model, tuning, Background.standalone());
+  }
+
+  /** As {@link #open(Vault, Path, Supplier, IndexTuning)}, its background work yielding as {@code background} says. */
+  static RecallIndex open(
+      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning,
+      Background background) {
+    RecallIndex ri = new RecallIndex(vault, folder, model, tuning, background);
     ri.beginOpening();
     return ri;
   }
@@ -93,18 +112,25 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
       Path folder,
       Supplier<CompletableFuture<EmbeddingModel.Encoder>> model,
       CompletableFuture<EmbeddingModel.Encoder> encoder,
-      IndexTuning tuning) {
+      IndexTuning tuning,
+      Background background) {
     try {
       if (model != null) {
-        model.get().whenComplete((enc, err) -> {
+        // Loading ONNX Runtime and the model is a second or two of CPU that no client waits for:
+        // asked from a background thread, the loading thread it starts inherits its priority.
+        // Joined at once (it only starts the loading): a close that follows must find the load
+        // begun, or it might exit while ONNX Runtime loads.
+        Thread start = background.thread("gram-embedding-start", () -> model.get().whenComplete((enc, err) -> {
           if (err == null) {
             encoder.complete(enc);
           } else {
             encoder.completeExceptionally(err);
           }
-        });
+        }));
+        start.start();
+        start.join();
       }
-      OpenIndex oi = OpenIndex.open(vault, folder, semantic, tuning, held::handTo);
+      OpenIndex oi = OpenIndex.open(vault, folder, semantic, tuning, background, held::handTo);
       open = oi;
       opened.complete(oi);
     } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.async.Foreground;
 import dev.gram.tools.spi.Prompts;
 import dev.gram.tools.spi.Resources;
 import dev.gram.tools.spi.ToolRegistry;
@@ -54,13 +55,28 @@ public final class McpDispatcher {
       Prompts prompts,
       ServerInfo info,
       ProtocolMetrics metrics) {
+    this(vertx, registry, resources, prompts, info, metrics, Foreground.none());
+  }
+
+  /**
+   * As above, reporting every tool call from its start to its answer to {@code foreground}, which
+   * the server's background work gives way to.
+   */
+  public McpDispatcher(
+      Vertx vertx,
+      ToolRegistry registry,
+      Resources resources,
+      Prompts prompts,
+      ServerInfo info,
+      ProtocolMetrics metrics,
+      Foreground foreground) {
     this.info = info;
     this.metrics = metrics;
     boolean served = resources != null && prompts != null;
     this.legacyHandshake = new LegacyHandshake(info, served);
     this.modernEra = new ModernEra(info, served);
     this.toolsList = new ToolsList(registry.tools(), info);
-    this.running = new RunningTools(vertx);
+    this.running = new RunningTools(vertx, foreground);
     this.toolsCall = new ToolsCall(registry, new ToolResults(info), metrics, running);
     this.subscriptions = new Subscriptions(info, served ? resources : null);
     this.resources = served ? new ResourcesMethods(resources, info) : null;

@@ -33,7 +33,8 @@ public record ServerConfig(
     boolean version,
     Duration readDeadline,
     Duration checkpointLag,
-    dev.gram.cluster.ClusterSettings cluster) {
+    dev.gram.cluster.ClusterSettings cluster,
+    int backgroundThreads) {
 
   public static final int DEFAULT_PORT = 4726;
   /** How long a reading tool may take before it answers {@code E_TIMEOUT}: the tools' default. */

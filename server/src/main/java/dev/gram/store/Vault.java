@@ -182,6 +182,21 @@ public final class Vault implements DocumentReader, DocumentWriter {
     listeners.add(listener);
   }
 
+  private volatile VaultScan.Pacing scanPacing = VaultScan.Pacing.NONE;
+
+  /**
+   * Makes the start-up scan give way to the agents' tool calls: while one is in flight, only
+   * {@code lanes} of the scan's lanes go on loading, so a write that waits for the scan still
+   * sees it advance. Call before {@link #start()}.
+   */
+  public void yieldScanTo(dev.gram.async.Foreground foreground, int lanes) {
+    scanPacing = new VaultScan.Pacing(foreground, lanes);
+  }
+
+  VaultScan.Pacing scanPacing() {
+    return scanPacing;
+  }
+
   /**
    * Makes the next commit to this document lose its fsync (fault injection): the log's when
    * there is one, else the folder's after the file is replaced.
