@@ -68,7 +68,10 @@ import java.util.function.Supplier;
  *       10,000-document vault; resident memory.
  *   <li><b>sidecar</b>: the server started and used at once over stdio ({@link SidecarBench}):
  *       keyword recall right after ingesting 10,000 records and at rest, writes while vectors
- *       are computed against {@code --no-semantic}, the first 300 calls after start.
+ *       are computed against {@code --no-semantic}, the first 300 calls after start;
+ *   <li><b>peer</b>: the same ingest and queries against the MCP reference memory server, both
+ *       driven by the official TypeScript SDK ({@code server/src/test/peer/peer-compare.sh});
+ *       skipped with one line where node or npm is missing.
  * </ol>
  *
  * Options: {@code bench.seconds} (per measured case, default 5), {@code bench.dir} (where vaults
@@ -86,7 +89,7 @@ public final class Bench {
 
   public static void main(String[] args) throws Exception {
     int seconds = Integer.getInteger("bench.seconds", 5);
-    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,history,recovery,reads,recall,push,start,sidecar").split(","));
+    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,history,recovery,reads,recall,push,start,sidecar,peer").split(","));
     Path root = Path.of(System.getProperty("bench.dir", "target/bench"));
     Files.createDirectories(root);
     Path dir = Files.createTempDirectory(root.toAbsolutePath(), "run-");
@@ -123,6 +126,9 @@ public final class Bench {
     }
     if (only.contains("sidecar")) {
       SidecarBench.run(dir.resolve("sidecar"));
+    }
+    if (only.contains("peer")) {
+      SidecarBench.peer(dir.resolve("peer"));
     }
     Path out = root.resolve("results.json");
     Files.writeString(out, new JsonObject(RESULTS).encodePrettily());

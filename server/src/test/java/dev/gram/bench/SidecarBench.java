@@ -29,7 +29,10 @@ import java.util.concurrent.TimeUnit;
  *       vault and on the ingested one.
  * </ul>
  *
- * Options: {@code bench.sidecar} (parts, default {@code recall,writes,first}), {@code
+ * The {@code peer} section ({@link #peer}) runs the same ingest and queries against the MCP
+ * reference memory server.
+ *
+ * <p>Options: {@code bench.sidecar} (parts, default {@code recall,writes,first}), {@code
  * bench.sidecarRecords} (default 10000), {@code bench.sidecarWrites} (default 3000).
  */
 final class SidecarBench {
@@ -272,6 +275,47 @@ final class SidecarBench {
       if (!p.waitFor(30, TimeUnit.SECONDS)) {
         p.destroyForcibly();
       }
+    }
+  }
+
+  // ------------------------------------------------------------------ peer
+
+  /**
+   * Runs {@code server/src/test/peer/peer-compare.sh} on the jar under test (it installs the
+   * reference memory server and the TypeScript SDK from npm into {@code dir}) and adds its
+   * figures to the table; one line when node or npm is missing.
+   */
+  static void peer(Path dir) throws Exception {
+    Path script = Path.of(System.getProperty("bench.peerScript", "src/test/peer/peer-compare.sh")).toAbsolutePath();
+    if (!Files.isRegularFile(script)) {
+      Bench.row("| peer comparison | skipped | | | no " + script + " |");
+      return;
+    }
+    Files.createDirectories(dir);
+    ProcessBuilder pb = new ProcessBuilder("sh", script.toString(), ServerProcess.jar().toAbsolutePath().toString())
+        .redirectError(ProcessBuilder.Redirect.INHERIT);
+    pb.environment().put("PEER_SCRATCH", dir.toAbsolutePath().toString());
+    pb.environment().put("JAVA", ServerProcess.java());
+    Process p = pb.start();
+    List<String> lines = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+    int status = p.waitFor();
+    String json = lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    if (status != 0 || !json.startsWith("{")) {
+      String why = lines.isEmpty() ? "exit status " + status : lines.get(0);
+      Bench.row("| peer comparison | skipped | | | " + why + " |");
+      return;
+    }
+    JsonObject r = new JsonObject(json);
+    Bench.put("peer", r.getMap());
+    for (String phase : List.of("AtOnce", "AtRest")) {
+      JsonObject g = r.getJsonObject("gram" + phase);
+      JsonObject m = r.getJsonObject("memory" + phase);
+      Bench.row(String.format(Locale.ROOT,
+          "| peer: query %s, %d records, stdio, TypeScript SDK %s client: gram_recall keyword / server-memory %s search_nodes | %.1f× | %s / %s | %s / %s | ratio of p50s%s |",
+          phase.equals("AtOnce") ? "at once after the ingest" : "at rest", r.getInteger("records"), r.getString("sdkVersion"),
+          r.getString("memoryVersion"), m.getDouble("p50") / g.getDouble("p50"), Stats.ms(g.getDouble("p50")),
+          Stats.ms(m.getDouble("p50")), Stats.ms(g.getDouble("p99")), Stats.ms(m.getDouble("p99")),
+          phase.equals("AtOnce") && Boolean.TRUE.equals(g.getBoolean("whileEmbedding")) ? "; gram still computing vectors" : ""));
     }
   }
 
