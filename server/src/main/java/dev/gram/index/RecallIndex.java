@@ -1,6 +1,7 @@
 package dev.gram.index;
 
 import dev.gram.async.Background;
+import dev.gram.async.Foreground;
 import dev.gram.store.CommitListener;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.Vault;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,6 +42,8 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   private final CompletableFuture<OpenIndex> opened = new CompletableFuture<>();
   private final Thread opener;
   private final AtomicBoolean began = new AtomicBoolean();
+  /** Counted down once someone waits for the index (a recall, a command, closing): the opening defers no longer. */
+  private final CountDownLatch wanted = new CountDownLatch(1);
   private volatile OpenIndex open;
   private volatile boolean closed;
 
@@ -130,6 +134,12 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
         start.start();
         start.join();
       }
+      // The model loads at background priority; opening Lucene would not, so it waits.
+      deferWhileAgentsCall(background.foreground());
+      if (closed) {
+        opened.completeExceptionally(new IllegalStateException("the search index is closed"));
+        return;
+      }
       OpenIndex oi = OpenIndex.open(vault, folder, semantic, tuning, background, held::handTo);
       open = oi;
       opened.complete(oi);
@@ -137,6 +147,26 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
       // The server keeps serving reads and writes; every recall answers with this failure.
       LoggerFactory.getLogger(RecallIndex.class).error("the search index could not be opened", t);
       opened.completeExceptionally(t);
+    }
+  }
+
+  /**
+   * How long the opening may wait for a pause in the agents' calls. An agent runtime lists the
+   * tools and calls at once: opening Lucene and loading the model (half a second of class loading,
+   * then a second or two of native loading) then ran beside its first calls on a machine of two
+   * cores.
+   */
+  static final long OPEN_DEFER_MS = 1_000;
+
+  /** Waits while tool calls are in flight, at most {@link #OPEN_DEFER_MS}, unless the index is wanted meanwhile. */
+  private void deferWhileAgentsCall(Foreground agents) {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OPEN_DEFER_MS);
+    try {
+      while (agents.busy() && System.nanoTime() < end && !wanted.await(5, TimeUnit.MILLISECONDS)) {
+        // waiting for a pause, for someone who needs the index, or for the limit
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -149,6 +179,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
 
   /** Waits until the index is open (the command line, which reads it at once). */
   public void awaitOpen() {
+    wanted.countDown();
     beginOpening();
     try {
       opened.get();
@@ -188,6 +219,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
     if (o != null) {
       return o.recall(request);
     }
+    wanted.countDown();
     beginOpening();
     // Called again on the caller's context once the index is open, so that the ticket is taken
     // after the held changes reached the index and the answer comes back where it was asked.
@@ -213,6 +245,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   /** Waits until nothing is pending or {@code maxMs} passed; for tests and the benchmark. */
   boolean awaitIdle(long maxMs, boolean vectorsToo) throws InterruptedException, IOException {
     long start = System.currentTimeMillis();
+    wanted.countDown();
     beginOpening();
     try {
       opened.get(maxMs, TimeUnit.MILLISECONDS);
@@ -229,6 +262,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
       return;
     }
     closed = true;
+    wanted.countDown();
     if (began.compareAndSet(false, true)) {
       // Never begun: nothing to close, and nothing may begin now.
       opened.completeExceptionally(new IllegalStateException("the search index is closed"));
