@@ -94,6 +94,29 @@ public final class Foreground {
   }
 
   /**
+   * Blocks while a call is in flight, at most {@code maxNanos}; unlike {@link #awaitQuiet} it
+   * returns as soon as the last one has ended. For work that should follow the answers of the
+   * calls running now rather than run beside them (notifications of a write, after its receipt).
+   */
+  public void awaitNoneInFlight(long maxNanos) throws InterruptedException {
+    if (inFlight.get() == 0) {
+      return;
+    }
+    long end = System.nanoTime() + maxNanos;
+    synchronized (this) {
+      waiting++;
+      try {
+        long left;
+        while (inFlight.get() > 0 && (left = end - System.nanoTime()) > 0) {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+      } finally {
+        waiting--;
+      }
+    }
+  }
+
+  /**
    * Runs {@code task} once no call is in flight: at once when none is, else on the thread of the
    * call that ends last (so the task must only hand work on, never do it). For background work
    * that waits without holding a thread.

@@ -95,7 +95,7 @@ public final class Services {
         RecallIndex.openLater(vault, config.index().toAbsolutePath().normalize(), config.semantic(), background);
     // The change feed too: the scan tells it each document's revision, so only later writes are
     // news to subscribers.
-    VaultChangeFeed changes = new VaultChangeFeed();
+    VaultChangeFeed changes = new VaultChangeFeed(background.foreground());
     vault.addListener(changes);
     Promise<Void> handshakeOver = Promise.promise();
     handshakeOver.future().onSuccess(v -> index.beginOpening());

@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
         ReindexCommand.class,
         ImportCommand.class,
         ExportCommand.class,
-        StatusCommand.class})
+        StatusCommand.class,
+        TrainCommand.class})
 final class GramCli implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ServeOptions options;
