@@ -40,8 +40,18 @@ final class TrainCommand implements Callable<Integer> {
   int modelWaitSeconds = 60;
 
   @Override
-  public Integer call() throws Exception {
+  public Integer call() {
     LogOptions.defaultTo("warn");
+    try {
+      train();
+    } catch (Exception | AssertionError e) {
+      // An archive of what loaded so far still helps; a build never fails for want of one.
+      System.err.println("gram-mcp: the training run ended early: " + Exit.describe(e));
+    }
+    return Exit.OK;
+  }
+
+  private void train() throws Exception {
     // A scratch vault of its own, removed at the end: never a folder someone named.
     Path vault = Files.createTempDirectory("gram-train-");
     ServerConfig config = ServerConfig.parse(new String[] {"--vault", vault.toString(), "--port", "0"}, Map.of());
@@ -99,12 +109,6 @@ final class TrainCommand implements Callable<Integer> {
     }
     toServer.close();
     server.stopped().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
-    try (var files = Files.walk(vault)) {
-      for (Path p : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-    return Exit.OK;
   }
 
   /** One request at a time on the server's stdio, as a sidecar's runtime sends them. */
