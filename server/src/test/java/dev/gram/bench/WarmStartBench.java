@@ -23,31 +23,34 @@ import java.util.concurrent.TimeUnit;
  * # -Dbench.warmRounds=5 -Dbench.warmVault=&lt;a vault folder to copy&gt; -Dbench.warmJava=&lt;another java&gt;
  * </pre>
  *
- * Launches: the jar as the README starts it; without semantic search (no model to load: what is
- * left is the JVM and the JIT); C1 only ({@code -XX:TieredStopAtLevel=1}); with the class-data
- * archive {@code bin/gram-mcp} makes; and, with {@code bench.warmJava}, that Java.
+ * Launches, on a copy of the jar with an archive trained beside it as the build trains one: the
+ * README's command (which relaunches itself with that archive), the same without the archive
+ * ({@code GRAM_MCP_CDS=off}), without semantic search (no model to load: what is left is the JVM
+ * and the JIT), C1 only ({@code -XX:TieredStopAtLevel=1}), and any given in {@code
+ * bench.warmLaunches} (JVM options, launches separated by {@code ;}).
  */
 public final class WarmStartBench {
   private WarmStartBench() {}
 
-  record Launch(String name, List<String> jvm, List<String> flags) {}
+  record Launch(String name, List<String> jvm, List<String> flags, Map<String, String> env) {}
 
   public static void main(String[] args) throws Exception {
     int rounds = Integer.getInteger("bench.warmRounds", 5);
     Path base = Files.createDirectories(Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath());
     Path root = Files.createTempDirectory(base, "warm-");
-    Path jar = ServerProcess.jar().toAbsolutePath();
-    Path archive = root.resolve("gram-mcp.jsa");
-    record(jar, archive, root.resolve("record"));
+    // A copy of the jar with an archive trained as the build trains it, beside it.
+    Path jar = root.resolve("gram-mcp.jar");
+    Files.copy(ServerProcess.jar(), jar);
+    train(jar);
+    Map<String, String> off = Map.of("GRAM_MCP_CDS", "off");
     List<Launch> launches = new ArrayList<>();
-    launches.add(new Launch("java -jar (README)", List.of(), List.of()));
-    launches.add(new Launch("--no-semantic", List.of(), List.of("--no-semantic")));
-    launches.add(new Launch("-XX:TieredStopAtLevel=1", List.of("-XX:TieredStopAtLevel=1"), List.of()));
-    launches.add(new Launch("class-data archive", List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:disable",
-        "-Xlog:all=warning:stderr"), List.of()));
+    launches.add(new Launch("java -jar, no archive (GRAM_MCP_CDS=off)", List.of(), List.of(), off));
+    launches.add(new Launch("java -jar (README): relaunched with the trained archive", List.of(), List.of(), Map.of()));
+    launches.add(new Launch("no archive, --no-semantic", List.of(), List.of("--no-semantic"), off));
+    launches.add(new Launch("no archive, -XX:TieredStopAtLevel=1", List.of("-XX:TieredStopAtLevel=1"), List.of(), off));
     for (String extra : System.getProperty("bench.warmLaunches", "").split(";")) {
       if (!extra.isBlank()) {
-        launches.add(new Launch(extra.strip(), Arrays.asList(extra.strip().split("\\s+")), List.of()));
+        launches.add(new Launch(extra.strip(), Arrays.asList(extra.strip().split("\\s+")), List.of(), off));
       }
     }
     Map<String, List<double[]>> results = new LinkedHashMap<>();
@@ -82,13 +85,14 @@ public final class WarmStartBench {
     return String.format(Locale.ROOT, fmt + " (" + fmt + "–" + fmt + ")", v[v.length / 2], v[0], v[v.length - 1]);
   }
 
-  /** A first run that records the classes it loads, as bin/gram-mcp does on its first start. */
-  private static void record(Path jar, Path archive, Path dir) throws Exception {
-    Files.createDirectories(dir.resolve("vault"));
-    firstCalls(jar, new Launch("record", List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:disable",
-        "-Xlog:all=warning:stderr"), List.of()), dir);
-    if (!Files.isRegularFile(archive)) {
-      throw new IllegalStateException("no class-data archive was written at " + archive);
+  /** The build's training run, on this copy of the jar. */
+  private static void train(Path jar) throws Exception {
+    Path archive = jar.resolveSibling(jar.getFileName() + ".jsa");
+    Process p = new ProcessBuilder(ServerProcess.java(), "-XX:ArchiveClassesAtExit=" + archive, "-Xlog:disable",
+        "-Xlog:all=error:stderr", "-jar", jar.toString(), "train").redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    if (!p.waitFor(10, TimeUnit.MINUTES) || !Files.isRegularFile(archive)) {
+      throw new IllegalStateException("the training run wrote no archive at " + archive);
     }
   }
 
@@ -101,7 +105,9 @@ public final class WarmStartBench {
         dir.resolve("index").toString(), "--port", "0"));
     cmd.addAll(launch.flags());
     long start = System.nanoTime();
-    Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.log").toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr.log").toFile());
+    pb.environment().putAll(launch.env());
+    Process p = pb.start();
     try {
       StdioLine stdio = new StdioLine(p.getOutputStream(), p.getInputStream());
       stdio.initialize("warm-start");

@@ -42,18 +42,45 @@ final class TrainCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     LogOptions.defaultTo("warn");
+    Path vault = null;
     try {
-      train();
+      // A scratch vault of its own, removed at the end: never a folder someone named.
+      vault = Files.createTempDirectory("gram-train-");
+      noteJvm();
+      train(vault);
     } catch (Exception | AssertionError e) {
       // An archive of what loaded so far still helps; a build never fails for want of one.
       System.err.println("gram-mcp: the training run ended early: " + Exit.describe(e));
+    } finally {
+      deleteQuietly(vault);
     }
     return Exit.OK;
   }
 
-  private void train() throws Exception {
-    // A scratch vault of its own, removed at the end: never a folder someone named.
-    Path vault = Files.createTempDirectory("gram-train-");
+  /** Beside the archive this JVM will write at exit: which JVM it is good for ({@link ArchiveRelaunch}). */
+  private static void noteJvm() throws IOException {
+    for (String a : ProcessHandle.current().info().arguments().orElse(new String[0])) {
+      if (a.startsWith("-XX:ArchiveClassesAtExit=")) {
+        Path archive = Path.of(a.substring("-XX:ArchiveClassesAtExit=".length()));
+        Files.writeString(ArchiveRelaunch.jvmFile(archive), ArchiveRelaunch.jvm() + "\n");
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (var files = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException | RuntimeException e) {
+      System.err.println("gram-mcp: could not remove the training vault " + dir + ": " + e.getMessage());
+    }
+  }
+
+  private void train(Path vault) throws Exception {
     ServerConfig config = ServerConfig.parse(new String[] {"--vault", vault.toString(), "--port", "0"}, Map.of());
     PipedOutputStream toServer = new PipedOutputStream();
     PipedInputStream serverIn = new PipedInputStream(toServer, 1 << 16);
