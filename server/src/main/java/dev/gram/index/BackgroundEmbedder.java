@@ -182,12 +182,7 @@ final class BackgroundEmbedder {
     Map<String, String> missing = new LinkedHashMap<>();
     Map<String, float[]> have = new java.util.HashMap<>();
     for (DocumentBlocks.Unembedded u : known.values()) {
-      float[] recent = vectors.recent(u.chunkKey());
-      if (recent != null) {
-        have.put(u.chunkKey(), recent);
-      } else {
-        missing.put(u.chunkKey(), u.embedText());
-      }
+      recentOrMissing(u.chunkKey(), u.embedText(), have, missing);
     }
     if (!compute(missing, have, enc)) {
       return;
@@ -208,12 +203,7 @@ final class BackgroundEmbedder {
     Map<String, String> missing = new LinkedHashMap<>();
     for (DocMapper.Unit u : DocMapper.units(s.state())) {
       if (!have.containsKey(u.chunkKey())) {
-        float[] recent = vectors.recent(u.chunkKey());
-        if (recent != null) {
-          have.put(u.chunkKey(), recent);
-        } else {
-          missing.put(u.chunkKey(), u.embedText());
-        }
+        recentOrMissing(u.chunkKey(), u.embedText(), have, missing);
       }
     }
     if (!compute(missing, have, enc)) {
@@ -232,6 +222,16 @@ final class BackgroundEmbedder {
       }
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** A chunk's vector from the recent ones into {@code have}, or its text into {@code missing}. */
+  private void recentOrMissing(String chunkKey, String text, Map<String, float[]> have, Map<String, String> missing) {
+    float[] recent = vectors.recent(chunkKey);
+    if (recent != null) {
+      have.put(chunkKey, recent);
+    } else {
+      missing.put(chunkKey, text);
     }
   }
 

@@ -41,26 +41,14 @@ public final class McpDispatcher {
   /** A server of tools only: no resources, no prompts. */
   public McpDispatcher(
       Vertx vertx, ToolRegistry registry, ServerInfo info, ProtocolMetrics metrics) {
-    this(vertx, registry, null, null, info, metrics);
+    this(vertx, registry, null, null, info, metrics, Foreground.none());
   }
 
   /**
    * @param resources the documents as resources, or null for none
    * @param prompts the prompts, or null for none; served together with resources
-   */
-  public McpDispatcher(
-      Vertx vertx,
-      ToolRegistry registry,
-      Resources resources,
-      Prompts prompts,
-      ServerInfo info,
-      ProtocolMetrics metrics) {
-    this(vertx, registry, resources, prompts, info, metrics, Foreground.none());
-  }
-
-  /**
-   * As above, reporting every tool call from its start to its answer to {@code foreground}, which
-   * the server's background work gives way to.
+   * @param foreground told of every tool call from its start to its answer: the server's background
+   *     work gives way to them
    */
   public McpDispatcher(
       Vertx vertx,

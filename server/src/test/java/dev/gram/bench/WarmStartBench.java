@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * mvn -B -Pbench -DskipTests package exec:exec -Dbench.main=dev.gram.bench.WarmStartBench
- * # -Dbench.warmRounds=5 -Dbench.warmVault=&lt;a vault folder to copy&gt; -Dbench.warmJava=&lt;another java&gt;
+ * # -Dbench.warmRounds=5 -Dbench.warmJava=&lt;another java&gt; -Dbench.warmLaunches="&lt;JVM options&gt;;…"
  * </pre>
  *
  * Launches, on a copy of the jar with an archive trained beside it as the build trains one: the
@@ -59,10 +59,6 @@ public final class WarmStartBench {
         Path dir = root.resolve("run-" + r + "-" + results.size());
         Path vault = dir.resolve("vault");
         Files.createDirectories(vault);
-        String copy = System.getProperty("bench.warmVault");
-        if (copy != null) {
-          copyTree(Path.of(copy), vault);
-        }
         results.computeIfAbsent(l.name(), k -> new ArrayList<>()).add(firstCalls(jar, l, dir));
         Bench.deleteTree(dir);
       }
@@ -127,16 +123,4 @@ public final class WarmStartBench {
     }
   }
 
-  private static void copyTree(Path from, Path to) throws Exception {
-    try (var s = Files.walk(from)) {
-      for (Path f : (Iterable<Path>) s::iterator) {
-        Path t = to.resolve(from.relativize(f).toString());
-        if (Files.isDirectory(f)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(f, t);
-        }
-      }
-    }
-  }
 }
