@@ -64,7 +64,12 @@ final class LiveIndex implements AutoCloseable {
   /** How often uncommitted changes are made durable. */
   private static final long COMMIT_EVERY_MS = 5_000;
 
-  private static final int LOCK_STRIPES = 64;
+  /**
+   * Path locks are striped. Many stripes, because a stripe is shared by unrelated documents: the
+   * live thread indexing a commit that a recall waits for must rarely find its stripe held by the
+   * embedder or the rebuild working on another document at background priority.
+   */
+  private static final int LOCK_STRIPES = 1024;
 
   private final Directory directory;
   private final IndexWriter writer;
