@@ -19,8 +19,8 @@ import java.util.Optional;
  * This runs first thing in {@code main}, before anything else loads.
  *
  * <p>Nothing happens on a platform without {@code execv} (Windows), with {@code GRAM_MCP_CDS=off},
- * for an archive older than the jar or written by another JVM (the training run notes its JVM in
- * {@code gram-mcp.jar.jsa.jvm}), or when this JVM's own options already name an archive (the
+ * for an archive older than the jar or written by another JVM or for the jar at another path (the
+ * training run notes both in {@code gram-mcp.jar.jsa.jvm}), or when this JVM's own options already name an archive (the
  * launcher script's, or a relaunched one). If {@code execv} fails, this JVM simply goes on.
  */
 final class ArchiveRelaunch {
@@ -35,9 +35,13 @@ final class ArchiveRelaunch {
     return archive.resolveSibling(archive.getFileName() + ".jvm");
   }
 
-  /** This JVM, as precisely as an archive cares: its build and its home. */
-  static String jvm() {
-    return System.getProperty("java.vm.version") + " " + System.getProperty("java.home");
+  /**
+   * What an archive is good for, as precisely as the JVM checks it: this JVM's build and home, and
+   * the jar's absolute path (the JVM refuses an archive of the same jar at another path).
+   */
+  static String jvm(Path jar) {
+    return System.getProperty("java.vm.version") + " " + System.getProperty("java.home") + " "
+        + jar.toAbsolutePath().normalize();
   }
 
   /** Replaces this process when it should start with the archive; returns otherwise. */
@@ -65,11 +69,11 @@ final class ArchiveRelaunch {
     Path jar = Path.of(args.get(jarAt + 1));
     Path archive = jar.resolveSibling(jar.getFileName() + ".jsa");
     try {
-      // An archive is only good for the JVM that wrote it: another one would refuse it, and this
-      // start would have paid for two JVMs for nothing.
+      // An archive is only good for the JVM that wrote it and the jar where it was: otherwise the
+      // JVM refuses it, and this start would have paid for two JVMs for nothing.
       if (!Files.isRegularFile(archive)
           || Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) <= 0
-          || !jvm().equals(Files.readString(jvmFile(archive)).strip())) {
+          || !jvm(jar).equals(Files.readString(jvmFile(archive)).strip())) {
         return;
       }
     } catch (java.io.IOException | RuntimeException e) {

@@ -62,9 +62,19 @@ final class TrainCommand implements Callable<Integer> {
     for (String a : ProcessHandle.current().info().arguments().orElse(new String[0])) {
       if (a.startsWith("-XX:ArchiveClassesAtExit=")) {
         Path archive = Path.of(a.substring("-XX:ArchiveClassesAtExit=".length()));
-        Files.writeString(ArchiveRelaunch.jvmFile(archive), ArchiveRelaunch.jvm() + "\n");
+        Files.writeString(ArchiveRelaunch.jvmFile(archive), ArchiveRelaunch.jvm(jarOfThisProcess()) + "\n");
       }
     }
+  }
+
+  private static Path jarOfThisProcess() {
+    String[] args = ProcessHandle.current().info().arguments().orElse(new String[0]);
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals("-jar")) {
+        return Path.of(args[i + 1]);
+      }
+    }
+    throw new IllegalStateException("the training run is started with java -jar");
   }
 
   private static void deleteQuietly(Path dir) {
