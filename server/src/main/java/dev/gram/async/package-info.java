@@ -1,5 +1,5 @@
 /**
- * The two concurrency primitives the rest of the server builds on, usable by every layer.
+ * The concurrency primitives the rest of the server builds on, usable by every layer.
  *
  * <ul>
  *   <li>{@link dev.gram.async.Async#run}: work that must not run on an event loop (file I/O,
@@ -8,6 +8,10 @@
  *   <li>{@link dev.gram.async.SerialExecutor}: a mailbox that runs its tasks one at a time, in
  *       order, on a shared pool. The store gives each document one, which is what makes a
  *       document's writes serial while different documents write in parallel.
+ *   <li>{@link dev.gram.async.Foreground} and {@link dev.gram.async.Background}: the agents' tool
+ *       calls in flight, and the server's own work that no client waits for (vectors, the index's
+ *       rebuild and merges, the start-up scan), which runs on a bounded share of threads at the
+ *       lowest CPU priority and gives way to those calls between batches.
  * </ul>
  *
  * <h2>What it may not touch</h2>

@@ -1,5 +1,6 @@
 package dev.gram.index;
 
+import dev.gram.async.Foreground;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.Vault;
 import java.io.IOException;
@@ -16,19 +17,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gives indexed units their vectors, on one background thread ({@link #run}). Never on an event
- * loop and never inside a write: a commit indexes its text at once and queues its document here.
- * The embedder computes only the chunks whose text has no vector yet ({@link KnownVectors}),
- * outside every lock, then writes the block again if the document has not changed meanwhile (if
- * it has, the change queued it again).
+ * Gives indexed units their vectors, on the background share's threads ({@link #run}, one call
+ * per thread). Never on an event loop and never inside a write: a commit indexes its text at once
+ * and queues its document here.
  *
- * <p>Computing vectors takes a whole core, and agents searching should not queue behind it: before
- * each batch the embedder waits while a recall is running or ended less than {@code yieldQuietMs}
- * ago, but at most {@code yieldMaxMs}, so a steady stream of searches slows embedding down and
- * never stops it.
+ * <p>What it computes is as little as it can be. A document is taken once it has been quiet for a
+ * moment ({@link QuietQueue}), so a document patched many times a second is embedded a few times
+ * a second, at its latest state. Only the units written without a vector are embedded, and only
+ * chunks whose text has no vector yet ({@link KnownVectors}); those units alone are written again
+ * ({@link DocumentBlocks#addVectors}). A document indexed by an earlier run, whose unembedded units
+ * this process does not know, is done whole once: the vectors it holds are read back and its
+ * block written again if it has not changed meanwhile (if it has, the change queued it again).
+ *
+ * <p>Computing vectors takes a whole core, and agents should not queue behind it: its threads run
+ * at the lowest CPU priority, and before each batch the embedder waits while tool calls are in
+ * flight ({@link Foreground}) or recalls are running or ended less than {@code yieldQuietMs} ago,
+ * but at most {@code yieldMaxMs}, so a steady stream of calls slows embedding down and never
+ * stops it.
  */
 final class BackgroundEmbedder {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundEmbedder.class);
+
+  /** A document is embedded once no commit has changed it for this long... */
+  static final long QUIET_MS = 200;
+  /** ...or once it has waited this long: a document written without pause, twice a second. */
+  static final long MAX_DELAY_MS = 500;
 
   private final Vault vault;
   private final LiveIndex index;
@@ -37,10 +50,11 @@ final class BackgroundEmbedder {
   private final KnownVectors vectors;
   private final SemanticState semantic;
   private final SearchActivity searches;
+  private final Foreground foreground;
   private final int batch;
   private final long yieldQuietNanos;
-  private final long yieldMaxNanos;
-  private final PathQueue queue = new PathQueue();
+  private final long yieldMaxMs;
+  private final QuietQueue queue;
   /** The embedding pass's own progress line: a large vault takes minutes, and says so. */
   private final Progress progress = new Progress(this::backlog, "embedding", "embedded vectors of");
   private volatile boolean closed;
@@ -53,9 +67,8 @@ final class BackgroundEmbedder {
       KnownVectors vectors,
       SemanticState semantic,
       SearchActivity searches,
-      int batch,
-      long yieldQuietMs,
-      long yieldMaxMs) {
+      Foreground foreground,
+      IndexTuning tuning) {
     this.vault = vault;
     this.index = index;
     this.ledger = ledger;
@@ -63,9 +76,11 @@ final class BackgroundEmbedder {
     this.vectors = vectors;
     this.semantic = semantic;
     this.searches = searches;
-    this.batch = batch;
-    this.yieldQuietNanos = TimeUnit.MILLISECONDS.toNanos(yieldQuietMs);
-    this.yieldMaxNanos = TimeUnit.MILLISECONDS.toNanos(yieldMaxMs);
+    this.foreground = foreground;
+    this.batch = tuning.embedBatch();
+    this.yieldQuietNanos = TimeUnit.MILLISECONDS.toNanos(tuning.yieldQuietMs());
+    this.yieldMaxMs = tuning.yieldMaxMs();
+    this.queue = new QuietQueue(QUIET_MS, MAX_DELAY_MS);
   }
 
   /** Queues a document some of whose units lack a vector; nothing when semantic search is off or failed. */
@@ -75,7 +90,7 @@ final class BackgroundEmbedder {
     }
   }
 
-  /** Documents waiting to be embedded. */
+  /** Documents waiting to be embedded, or being embedded. */
   int backlog() {
     return queue.size();
   }
@@ -98,7 +113,7 @@ final class BackgroundEmbedder {
             });
   }
 
-  /** The embedder thread's loop, until {@link #stop}. */
+  /** One embedding thread's loop, until {@link #stop}. */
   void run() {
     while (!closed) {
       if (!semantic.wanted()) {
@@ -125,6 +140,8 @@ final class BackgroundEmbedder {
           embed(path, enc);
         } catch (IOException | RuntimeException e) {
           LOG.warn("embedding {} failed: {}", path, e.toString());
+        } finally {
+          queue.done(path);
         }
         progress.step();
       }
@@ -133,7 +150,7 @@ final class BackgroundEmbedder {
 
   void stop() {
     closed = true;
-    queue.wake();
+    queue.close();
   }
 
   /** Shows the embedding pass's progress; called periodically. */
@@ -147,34 +164,50 @@ final class BackgroundEmbedder {
     if (s == null || s.state() == null || e == null || e.status() != IndexLedger.Status.INDEXED || !e.matches(s)) {
       return;
     }
+    Map<String, DocumentBlocks.Unembedded> known;
+    ReentrantLock lock = index.lockFor(path);
+    lock.lock();
+    try {
+      known = blocks.unembedded(path);
+    } finally {
+      lock.unlock();
+    }
+    if (known == null) {
+      embedWhole(path, s, enc);
+      return;
+    }
+    if (known.isEmpty()) {
+      return;
+    }
+    Map<String, String> missing = new LinkedHashMap<>();
+    Map<String, float[]> have = new java.util.HashMap<>();
+    for (DocumentBlocks.Unembedded u : known.values()) {
+      recentOrMissing(u.chunkKey(), u.embedText(), have, missing);
+    }
+    if (!compute(missing, have, enc)) {
+      return;
+    }
+    lock.lock();
+    try {
+      // Units rewritten meanwhile by a commit are no longer the ones computed for: those keep
+      // their place in the map only if their chunk is unchanged, and then their vector is here.
+      blocks.addVectors(path, have::get);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** A document whose unembedded units are not known: its whole block, with every vector. */
+  private void embedWhole(String path, DocSnapshot s, EmbeddingModel.Encoder enc) throws IOException {
     Map<String, float[]> have = vectors.stored(path);
     Map<String, String> missing = new LinkedHashMap<>();
     for (DocMapper.Unit u : DocMapper.units(s.state())) {
       if (!have.containsKey(u.chunkKey())) {
-        float[] recent = vectors.recent(u.chunkKey());
-        if (recent != null) {
-          have.put(u.chunkKey(), recent);
-        } else {
-          missing.put(u.chunkKey(), u.embedText());
-        }
+        recentOrMissing(u.chunkKey(), u.embedText(), have, missing);
       }
     }
-    List<Map.Entry<String, String>> todo = new ArrayList<>(missing.entrySet());
-    for (int i = 0; i < todo.size(); i += batch) {
-      if (closed) {
-        return;
-      }
-      yieldToSearches();
-      List<Map.Entry<String, String>> part = todo.subList(i, Math.min(todo.size(), i + batch));
-      List<String> texts = new ArrayList<>(part.size());
-      for (Map.Entry<String, String> b : part) {
-        texts.add(b.getValue());
-      }
-      float[][] computed = enc.embed(texts);
-      for (int j = 0; j < part.size(); j++) {
-        have.put(part.get(j).getKey(), computed[j]);
-        vectors.remember(part.get(j).getKey(), computed[j]);
-      }
+    if (!compute(missing, have, enc)) {
+      return;
     }
     ReentrantLock lock = index.lockFor(path);
     lock.lock();
@@ -192,13 +225,59 @@ final class BackgroundEmbedder {
     }
   }
 
-  private void yieldToSearches() {
-    long start = System.nanoTime();
-    while (!closed && System.nanoTime() - start < yieldMaxNanos) {
-      if (!searches.busy(yieldQuietNanos)) {
-        return;
+  /** A chunk's vector from the recent ones into {@code have}, or its text into {@code missing}. */
+  private void recentOrMissing(String chunkKey, String text, Map<String, float[]> have, Map<String, String> missing) {
+    float[] recent = vectors.recent(chunkKey);
+    if (recent != null) {
+      have.put(chunkKey, recent);
+    } else {
+      missing.put(chunkKey, text);
+    }
+  }
+
+  /**
+   * Computes the vectors of {@code missing} (chunk key → text) into {@code have}, a batch at a
+   * time, giving way to the agents before each batch. False when stopped on the way.
+   */
+  private boolean compute(Map<String, String> missing, Map<String, float[]> have, EmbeddingModel.Encoder enc) {
+    List<Map.Entry<String, String>> todo = new ArrayList<>(missing.entrySet());
+    for (int i = 0; i < todo.size(); i += batch) {
+      if (closed) {
+        return false;
       }
-      sleep(5);
+      yieldToForeground();
+      List<Map.Entry<String, String>> part = todo.subList(i, Math.min(todo.size(), i + batch));
+      List<String> texts = new ArrayList<>(part.size());
+      for (Map.Entry<String, String> b : part) {
+        texts.add(b.getValue());
+      }
+      float[][] computed = enc.embed(texts);
+      for (int j = 0; j < part.size(); j++) {
+        have.put(part.get(j).getKey(), computed[j]);
+        vectors.remember(part.get(j).getKey(), computed[j]);
+      }
+    }
+    return !closed;
+  }
+
+  private void yieldToForeground() {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(yieldMaxMs);
+    try {
+      while (!closed) {
+        long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+        if (left <= 0) {
+          return;
+        }
+        if (foreground.busy()) {
+          foreground.awaitQuiet(left);
+        } else if (searches.busy(yieldQuietNanos)) {
+          Thread.sleep(5);
+        } else {
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

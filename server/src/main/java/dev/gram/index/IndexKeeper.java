@@ -1,5 +1,6 @@
 package dev.gram.index;
 
+import dev.gram.async.Foreground;
 import dev.gram.store.CommitListener;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.Vault;
@@ -34,6 +35,8 @@ final class IndexKeeper implements CommitListener {
   private final BackgroundEmbedder embedder;
   private final CommitQueue commits;
   private final long rebuildDelayMs;
+  private final Foreground foreground;
+  private final long yieldMaxMs;
   /** Documents whose first state has been seen: that one may be the vault loading it. */
   private final Set<String> sighted = ConcurrentHashMap.newKeySet();
   private final PathQueue rebuildQueue = new PathQueue();
@@ -42,7 +45,10 @@ final class IndexKeeper implements CommitListener {
   private volatile boolean rebuilding;
   private volatile boolean closed;
 
-  /** @param rebuildDelayMs a pause before each document of the rebuild, for tests that watch it */
+  /**
+   * @param rebuildDelayMs a pause before each document of the rebuild, for tests that watch it
+   * @param foreground the agents' calls the rebuild gives way to, at most {@code yieldMaxMs} per document
+   */
   IndexKeeper(
       Vault vault,
       LiveIndex index,
@@ -51,7 +57,9 @@ final class IndexKeeper implements CommitListener {
       KnownVectors vectors,
       BackgroundEmbedder embedder,
       CommitQueue commits,
-      long rebuildDelayMs) {
+      long rebuildDelayMs,
+      Foreground foreground,
+      long yieldMaxMs) {
     this.vault = vault;
     this.index = index;
     this.ledger = ledger;
@@ -60,6 +68,8 @@ final class IndexKeeper implements CommitListener {
     this.embedder = embedder;
     this.commits = commits;
     this.rebuildDelayMs = rebuildDelayMs;
+    this.foreground = foreground;
+    this.yieldMaxMs = yieldMaxMs;
     this.progress = new Progress(() -> rebuildQueue.size() + (rebuilding ? 1 : 0));
   }
 
@@ -129,7 +139,11 @@ final class IndexKeeper implements CommitListener {
     }
   }
 
-  /** The rebuild thread: indexes, one at a time, what the vault loaded and the index lacks. */
+  /**
+   * The rebuild thread: indexes, one at a time, what the vault loaded and the index lacks. No
+   * recall waits for it (a recall meanwhile says it is partial), so before each document it gives
+   * way to tool calls in flight.
+   */
   void rebuild() {
     while (!closed) {
       String path;
@@ -147,6 +161,11 @@ final class IndexKeeper implements CommitListener {
         } catch (InterruptedException e) {
           return;
         }
+      }
+      try {
+        foreground.awaitQuiet(yieldMaxMs);
+      } catch (InterruptedException e) {
+        return;
       }
       if (closed) {
         return;

@@ -64,7 +64,12 @@ final class LiveIndex implements AutoCloseable {
   /** How often uncommitted changes are made durable. */
   private static final long COMMIT_EVERY_MS = 5_000;
 
-  private static final int LOCK_STRIPES = 64;
+  /**
+   * Path locks are striped. Many stripes, because a stripe is shared by unrelated documents: the
+   * live thread indexing a commit that a recall waits for must rarely find its stripe held by the
+   * embedder or the rebuild working on another document at background priority.
+   */
+  private static final int LOCK_STRIPES = 1024;
 
   private final Directory directory;
   private final IndexWriter writer;
@@ -105,7 +110,7 @@ final class LiveIndex implements AutoCloseable {
    * Opens the index in {@code folder} (creating it), or in memory when {@code folder} is null or
    * locked by another process.
    */
-  static LiveIndex open(Path folder, String modelName) {
+  static LiveIndex open(Path folder, String modelName, dev.gram.async.Background background) {
     if (folder != null) {
       try {
         Files.createDirectories(folder);
@@ -113,7 +118,7 @@ final class LiveIndex implements AutoCloseable {
         // no files, which keeps the refresh a reader may wait for short.
         Directory dir = new NRTCachingDirectory(FSDirectory.open(folder), 8.0, 64.0);
         try {
-          return open(dir, folder.toString(), modelName);
+          return open(dir, folder.toString(), modelName, background);
         } catch (LockObtainFailedException e) {
           dir.close();
           LOG.warn("index {} is in use by another process; this server keeps its index in memory", folder);
@@ -123,13 +128,14 @@ final class LiveIndex implements AutoCloseable {
       }
     }
     try {
-      return open(new ByteBuffersDirectory(), "memory", modelName);
+      return open(new ByteBuffersDirectory(), "memory", modelName, background);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private static LiveIndex open(Directory dir, String location, String modelName) throws IOException {
+  private static LiveIndex open(Directory dir, String location, String modelName, dev.gram.async.Background background)
+      throws IOException {
     boolean rebuild = false;
     String why = null;
     if (DirectoryReader.indexExists(dir)) {
@@ -152,9 +158,7 @@ final class LiveIndex implements AutoCloseable {
     }
     IndexWriterConfig cfg = new IndexWriterConfig(Analyzers.forIndex());
     cfg.setOpenMode(rebuild ? IndexWriterConfig.OpenMode.CREATE : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-    cfg.setRAMBufferSizeMB(64);
-    noMergeOnRefresh(cfg);
-    cfg.setCommitOnClose(true);
+    settle(cfg, background);
     IndexWriter w;
     try {
       w = new IndexWriter(dir, cfg);
@@ -165,9 +169,7 @@ final class LiveIndex implements AutoCloseable {
       LOG.info("index {} is rebuilt from the vault: {}", location, e.toString());
       cfg = new IndexWriterConfig(Analyzers.forIndex());
       cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE);
-      cfg.setRAMBufferSizeMB(64);
-      noMergeOnRefresh(cfg);
-      cfg.setCommitOnClose(true);
+      settle(cfg, background);
       w = new IndexWriter(dir, cfg);
       rebuild = true;
     }
@@ -176,6 +178,14 @@ final class LiveIndex implements AutoCloseable {
     user.put(Schema.USER_MODEL, modelName);
     w.setLiveCommitData(user.entrySet());
     return new LiveIndex(dir, w, location, rebuild);
+  }
+
+  /** The writer's settings, one place for both ways of opening it. */
+  private static void settle(IndexWriterConfig cfg, dev.gram.async.Background background) {
+    cfg.setRAMBufferSizeMB(64);
+    noMergeOnRefresh(cfg);
+    cfg.setMergeScheduler(new BackgroundMerges(background));
+    cfg.setCommitOnClose(true);
   }
 
   /**

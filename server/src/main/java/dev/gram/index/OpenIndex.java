@@ -1,11 +1,14 @@
 package dev.gram.index;
 
+import dev.gram.async.Background;
 import dev.gram.store.CommitListener;
 import dev.gram.store.Vault;
 import io.vertx.core.Future;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,10 +42,10 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
   private final ScheduledExecutorService ticker;
   private final Thread liveWriter;
   private final Thread rebuilder;
-  private final Thread embedderThread;
+  private final List<Thread> embedderThreads = new ArrayList<>();
   private volatile boolean closed;
 
-  private OpenIndex(Vault vault, LiveIndex index, SemanticState semantic, IndexTuning tuning) {
+  private OpenIndex(Vault vault, LiveIndex index, SemanticState semantic, IndexTuning tuning, Background background) {
     this.vault = vault;
     this.index = index;
     this.semantic = semantic;
@@ -57,15 +60,19 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
     KnownVectors vectors = new KnownVectors(index, semantic);
     DocumentBlocks blocks = new DocumentBlocks(index);
     this.embedder =
-        new BackgroundEmbedder(vault, index, ledger, blocks, vectors, semantic, searches,
-            tuning.embedBatch(), tuning.yieldQuietMs(), tuning.yieldMaxMs());
-    this.keeper = new IndexKeeper(vault, index, ledger, blocks, vectors, embedder, commits, tuning.rebuildDelayMs());
+        new BackgroundEmbedder(vault, index, ledger, blocks, vectors, semantic, searches, background.foreground(), tuning);
+    this.keeper = new IndexKeeper(vault, index, ledger, blocks, vectors, embedder, commits, tuning.rebuildDelayMs(),
+        background.foreground(), tuning.yieldMaxMs());
     this.searcher =
         new RecallSearcher(vault, index, ledger, semantic, commits, searchPool, searches,
             new AutoMode(tuning.autoHybridWords(), tuning.autoQuestions()),
             new HybridFusion(tuning.fusion(), tuning.semanticWeight()));
-    this.rebuilder = daemon(keeper::rebuild, "gram-index-rebuild");
-    this.embedderThread = daemon(embedder::run, "gram-embed");
+    // The rebuild and the embedder are background work: its share of threads, at its priority.
+    // The live thread is not: every recall waits for it.
+    this.rebuilder = background.thread("gram-index-rebuild", keeper::rebuild);
+    for (int i = 1; i <= background.threads(); i++) {
+      embedderThreads.add(background.thread("gram-embed-" + i, embedder::run));
+    }
     this.liveWriter = daemon(keeper::followCommits, "gram-index-live");
   }
 
@@ -81,9 +88,10 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
    * hear of every document the vault loads and every commit, in order.
    */
   static OpenIndex open(
-      Vault vault, Path folder, SemanticState semantic, IndexTuning tuning, Consumer<CommitListener> subscribe) {
-    LiveIndex li = LiveIndex.open(folder, EmbeddingModel.NAME);
-    OpenIndex oi = new OpenIndex(vault, li, semantic, tuning);
+      Vault vault, Path folder, SemanticState semantic, IndexTuning tuning, Background background,
+      Consumer<CommitListener> subscribe) {
+    LiveIndex li = LiveIndex.open(folder, EmbeddingModel.NAME, background);
+    OpenIndex oi = new OpenIndex(vault, li, semantic, tuning, background);
     oi.start(subscribe);
     return oi;
   }
@@ -105,7 +113,7 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
     ledger.recountVectors(index);
     embedder.queueLeftoversWhenReady();
     rebuilder.start();
-    embedderThread.start();
+    embedderThreads.forEach(Thread::start);
     liveWriter.start();
     ticker.scheduleWithFixedDelay(keeper::showProgress, 250, 250, TimeUnit.MILLISECONDS);
     ticker.scheduleWithFixedDelay(embedder::showProgress, 250, 250, TimeUnit.MILLISECONDS);
@@ -141,7 +149,8 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
   boolean awaitIdle(long maxMs, boolean vectorsToo) throws InterruptedException, IOException {
     long end = System.currentTimeMillis() + maxMs;
     while (System.currentTimeMillis() < end) {
-      boolean idle = vault.scanComplete() && ledger.pendingFiles() == 0 && keeper.rebuildBacklog() == 0;
+      boolean idle = vault.scanComplete() && ledger.pendingFiles() == 0 && keeper.rebuildBacklog() == 0
+          && commits.lag().commits() == 0;
       if (idle && vectorsToo && semantic.wanted()) {
         index.refresh();
         idle = semantic.ready() && embedder.backlog() == 0 && ledger.unembedded() == 0;
@@ -169,7 +178,7 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
     embedder.stop();
     join(liveWriter);
     join(rebuilder);
-    join(embedderThread);
+    embedderThreads.forEach(OpenIndex::join);
     // The process may exit right after this: not while ONNX Runtime is still loading natively.
     EmbeddingModel.awaitLoadIfStarted(Duration.ofSeconds(20));
     ticker.shutdownNow();

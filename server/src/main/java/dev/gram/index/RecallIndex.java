@@ -1,5 +1,7 @@
 package dev.gram.index;
 
+import dev.gram.async.Background;
+import dev.gram.async.Foreground;
 import dev.gram.store.CommitListener;
 import dev.gram.store.DocSnapshot;
 import dev.gram.store.Vault;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,17 +42,21 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   private final CompletableFuture<OpenIndex> opened = new CompletableFuture<>();
   private final Thread opener;
   private final AtomicBoolean began = new AtomicBoolean();
+  /** Counted down once someone waits for the index (a recall, a command, closing): the opening defers no longer. */
+  private final CountDownLatch wanted = new CountDownLatch(1);
   private volatile OpenIndex open;
   private volatile boolean closed;
 
   /** Listens to {@code vault} at once; the opening waits for {@link #beginOpening()}. */
   private RecallIndex(
-      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
+      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning,
+      Background background) {
     // The model's future is completed from the opening thread: asking for the model here would
     // load the embedding library's classes on the caller's thread, before the handshake.
     CompletableFuture<EmbeddingModel.Encoder> encoder = new CompletableFuture<>();
     this.semantic = model == null ? SemanticState.off() : SemanticState.probing(encoder);
-    this.opener = new Thread(() -> openNow(vault, folder, model, encoder, tuning), "gram-index-open");
+    this.opener =
+        new Thread(() -> openNow(vault, folder, model, encoder, tuning, background), "gram-index-open");
     this.opener.setDaemon(true);
     vault.addListener(held);
   }
@@ -72,7 +79,16 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
    * the model's native loading delayed that answer by about a third.
    */
   public static RecallIndex openLater(Vault vault, Path folder, boolean semanticOn) {
-    return new RecallIndex(vault, folder, semanticOn ? EmbeddingModel::shared : null, IndexTuning.defaults());
+    return openLater(vault, folder, semanticOn, Background.standalone());
+  }
+
+  /**
+   * As {@link #openLater(Vault, Path, boolean)}; embedding, the rebuild and Lucene's merges run as
+   * {@code background} work: its share of threads, yielding to its foreground.
+   */
+  public static RecallIndex openLater(Vault vault, Path folder, boolean semanticOn, Background background) {
+    return new RecallIndex(vault, folder, semanticOn ? EmbeddingModel::shared : null, IndexTuning.defaults(),
+        background);
   }
 
   /** As {@link #open(Vault, Path, boolean)}, with the model to probe ({@code null}: off). */
@@ -83,7 +99,14 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   /** As {@link #open(Vault, Path, Supplier)}, with other measured choices than the defaults. */
   static RecallIndex open(
       Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning) {
-    RecallIndex ri = new RecallIndex(vault, folder, model, tuning);
+    return open(vault, folder, model, tuning, Background.standalone());
+  }
+
+  /** As {@link #open(Vault, Path, Supplier, IndexTuning)}, its background work yielding as {@code background} says. */
+  static RecallIndex open(
+      Vault vault, Path folder, Supplier<CompletableFuture<EmbeddingModel.Encoder>> model, IndexTuning tuning,
+      Background background) {
+    RecallIndex ri = new RecallIndex(vault, folder, model, tuning, background);
     ri.beginOpening();
     return ri;
   }
@@ -93,24 +116,57 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
       Path folder,
       Supplier<CompletableFuture<EmbeddingModel.Encoder>> model,
       CompletableFuture<EmbeddingModel.Encoder> encoder,
-      IndexTuning tuning) {
+      IndexTuning tuning,
+      Background background) {
     try {
       if (model != null) {
-        model.get().whenComplete((enc, err) -> {
+        // Loading ONNX Runtime and the model is a second or two of CPU that no client waits for:
+        // asked from a background thread, the loading thread it starts inherits its priority.
+        // Joined at once (it only starts the loading): a close that follows must find the load
+        // begun, or it might exit while ONNX Runtime loads.
+        Thread start = background.thread("gram-embedding-start", () -> model.get().whenComplete((enc, err) -> {
           if (err == null) {
             encoder.complete(enc);
           } else {
             encoder.completeExceptionally(err);
           }
-        });
+        }));
+        start.start();
+        start.join();
       }
-      OpenIndex oi = OpenIndex.open(vault, folder, semantic, tuning, held::handTo);
+      // The model loads at background priority; opening Lucene would not, so it waits.
+      deferWhileAgentsCall(background.foreground());
+      if (closed) {
+        opened.completeExceptionally(new IllegalStateException("the search index is closed"));
+        return;
+      }
+      OpenIndex oi = OpenIndex.open(vault, folder, semantic, tuning, background, held::handTo);
       open = oi;
       opened.complete(oi);
     } catch (Throwable t) {
       // The server keeps serving reads and writes; every recall answers with this failure.
       LoggerFactory.getLogger(RecallIndex.class).error("the search index could not be opened", t);
       opened.completeExceptionally(t);
+    }
+  }
+
+  /**
+   * How long the opening may wait for a pause in the agents' calls. An agent runtime lists the
+   * tools and calls at once: opening Lucene and loading the model (half a second of class loading,
+   * then a second or two of native loading) then ran beside its first calls on a machine of two
+   * cores.
+   */
+  static final long OPEN_DEFER_MS = 1_000;
+
+  /** Waits while tool calls are in flight, at most {@link #OPEN_DEFER_MS}, unless the index is wanted meanwhile. */
+  private void deferWhileAgentsCall(Foreground agents) {
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OPEN_DEFER_MS);
+    try {
+      while (agents.busy() && System.nanoTime() < end && !wanted.await(5, TimeUnit.MILLISECONDS)) {
+        // waiting for a pause, for someone who needs the index, or for the limit
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -123,6 +179,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
 
   /** Waits until the index is open (the command line, which reads it at once). */
   public void awaitOpen() {
+    wanted.countDown();
     beginOpening();
     try {
       opened.get();
@@ -162,6 +219,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
     if (o != null) {
       return o.recall(request);
     }
+    wanted.countDown();
     beginOpening();
     // Called again on the caller's context once the index is open, so that the ticket is taken
     // after the held changes reached the index and the answer comes back where it was asked.
@@ -187,6 +245,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   /** Waits until nothing is pending or {@code maxMs} passed; for tests and the benchmark. */
   boolean awaitIdle(long maxMs, boolean vectorsToo) throws InterruptedException, IOException {
     long start = System.currentTimeMillis();
+    wanted.countDown();
     beginOpening();
     try {
       opened.get(maxMs, TimeUnit.MILLISECONDS);
@@ -203,6 +262,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
       return;
     }
     closed = true;
+    wanted.countDown();
     if (began.compareAndSet(false, true)) {
       // Never begun: nothing to close, and nothing may begin now.
       opened.completeExceptionally(new IllegalStateException("the search index is closed"));

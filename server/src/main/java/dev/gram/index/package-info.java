@@ -21,7 +21,9 @@
  *   <li>{@link dev.gram.index.IndexKeeper}: keeps the index in step with the vault: the start-up
  *       reconcile, the background rebuild, and commits, through the {@link
  *       dev.gram.index.CommitQueue}.
- *   <li>{@link dev.gram.index.BackgroundEmbedder}: gives indexed units their vectors.
+ *   <li>{@link dev.gram.index.BackgroundEmbedder}: gives indexed units their vectors; {@link
+ *       dev.gram.index.QuietQueue} hands it documents once they are quiet, and {@link
+ *       dev.gram.index.BackgroundMerges} runs Lucene's merges on the same bounded share.
  *   <li>{@link dev.gram.index.RecallSearcher}: runs a recall's mode and pages; {@link
  *       dev.gram.index.AutoMode} picks the mode of {@code auto} and {@link
  *       dev.gram.index.HybridFusion} merges the two rankings of {@code hybrid}.
@@ -107,14 +109,18 @@
  * Runtime inside this process, queries with the model's retrieval prefix) is loaded and probed in the background, once per process. Until it
  * answers, or if it cannot load, or if {@code --no-semantic} turned it off, semantic and hybrid
  * requests are answered in keyword mode with the reason ({@link dev.gram.index.SemanticState}),
- * and {@code gram_capabilities} reports the same reason. Vectors are computed by one thread,
- * never on an event loop and never inside a write: a commit indexes its text at once and queues
- * its document for the embedder, which embeds only the chunks whose text has no vector yet (in
- * the index or a small cache), 8 at a time, then writes the block again if the document has not
- * changed meanwhile. Embedding takes a whole core, so before each batch the embedder waits while
- * recalls are running or ended moments ago, at most half a second: searches are not slowed by
- * it, and it is never starved. Batching at the ONNX level (one padded tensor per batch) was
- * measured and was not faster for this quantized model on CPU.
+ * and {@code gram_capabilities} reports the same reason. Vectors are computed as background work
+ * ({@link dev.gram.async.Background}): on its share of threads (half the cores by default), at
+ * the lowest CPU priority, never on an event loop and never inside a write. A commit indexes its
+ * text at once and queues its document for the embedder, which takes it once the document has
+ * been quiet for 200 ms (or waited 500 ms: a document written without pause is embedded twice a
+ * second, at its latest state), embeds only the units written without a vector ({@link
+ * dev.gram.index.DocumentBlocks} remembers which) whose chunk text has no vector yet (in the index
+ * or a small cache), 8 at a time, and writes those units alone again. Before each batch it waits
+ * while tool calls are in flight or recalls ended moments ago, at most half a second: the agents
+ * are not slowed by it, and it is never starved. Lucene's merges, which rebuild vector graphs, are
+ * background work as well ({@link dev.gram.index.BackgroundMerges}). Batching at the ONNX level
+ * (one padded tensor per batch) was measured and was not faster for this quantized model on CPU.
  *
  * <h2>Searching</h2>
  *

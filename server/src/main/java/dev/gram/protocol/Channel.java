@@ -109,6 +109,13 @@ public final class Channel {
       }
 
       @Override
+      public void sendEncoded(java.util.List<String> messages) {
+        if (!closed) {
+          outbound.sendEncoded(messages);
+        }
+      }
+
+      @Override
       public boolean congested() {
         return outbound.congested();
       }

@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.async.Foreground;
 import dev.gram.tools.spi.Prompts;
 import dev.gram.tools.spi.Resources;
 import dev.gram.tools.spi.ToolRegistry;
@@ -40,12 +41,14 @@ public final class McpDispatcher {
   /** A server of tools only: no resources, no prompts. */
   public McpDispatcher(
       Vertx vertx, ToolRegistry registry, ServerInfo info, ProtocolMetrics metrics) {
-    this(vertx, registry, null, null, info, metrics);
+    this(vertx, registry, null, null, info, metrics, Foreground.none());
   }
 
   /**
    * @param resources the documents as resources, or null for none
    * @param prompts the prompts, or null for none; served together with resources
+   * @param foreground told of every tool call from its start to its answer: the server's background
+   *     work gives way to them
    */
   public McpDispatcher(
       Vertx vertx,
@@ -53,14 +56,15 @@ public final class McpDispatcher {
       Resources resources,
       Prompts prompts,
       ServerInfo info,
-      ProtocolMetrics metrics) {
+      ProtocolMetrics metrics,
+      Foreground foreground) {
     this.info = info;
     this.metrics = metrics;
     boolean served = resources != null && prompts != null;
     this.legacyHandshake = new LegacyHandshake(info, served);
     this.modernEra = new ModernEra(info, served);
     this.toolsList = new ToolsList(registry.tools(), info);
-    this.running = new RunningTools(vertx);
+    this.running = new RunningTools(vertx, foreground);
     this.toolsCall = new ToolsCall(registry, new ToolResults(info), metrics, running);
     this.subscriptions = new Subscriptions(info, served ? resources : null, metrics);
     this.resources = served ? new ResourcesMethods(resources, info, metrics) : null;

@@ -27,6 +27,18 @@ public interface Outbound extends Consumer<JsonObject> {
     return null;
   }
 
+  /**
+   * Sends messages already encoded as JSON text, in this order, as one write where the transport
+   * can (one SSE chunk, one flush of stdout). A subscription encodes a change's notification once
+   * for all its subscribers and hands each its text this way. The default decodes each message
+   * and {@linkplain #accept accepts} it.
+   */
+  default void sendEncoded(java.util.List<String> messages) {
+    for (String m : messages) {
+      accept(new JsonObject(m));
+    }
+  }
+
   /** An outbound for a plain consumer, never congested. */
   static Outbound of(Consumer<JsonObject> consumer) {
     return consumer instanceof Outbound o ? o : consumer::accept;

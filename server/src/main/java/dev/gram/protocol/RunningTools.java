@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.async.Foreground;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -12,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Counts tool calls whose tools have not finished, cancelled ones included (a cancelled write may
- * still land), so shutdown can wait for them. A call counts until its answer has been handed to the
+ * still land), so shutdown can wait for them, and reports them to the {@link Foreground} that
+ * background work gives way to. A call counts until its answer has been handed to the
  * transport, so when the count reaches zero every answer is already queued for writing.
  *
  * <p>Waiting is driven by completion, not by polling: the call that brings the count to zero
@@ -22,19 +24,25 @@ final class RunningTools {
   private static final Logger LOG = LoggerFactory.getLogger(RunningTools.class);
 
   private final Vertx vertx;
+  private final Foreground foreground;
   // Guarded by this: the count and the waiters change together, so no drain can miss a zero.
   private int running;
   private final List<Runnable> waiters = new ArrayList<>();
 
-  RunningTools(Vertx vertx) {
+  RunningTools(Vertx vertx, Foreground foreground) {
     this.vertx = vertx;
+    this.foreground = foreground;
   }
 
-  synchronized void started() {
-    running++;
+  void started() {
+    foreground.started();
+    synchronized (this) {
+      running++;
+    }
   }
 
   void finished() {
+    foreground.ended();
     List<Runnable> idle;
     synchronized (this) {
       if (--running > 0 || waiters.isEmpty()) {

@@ -125,14 +125,16 @@ final class Subscriptions {
               listChanged,
               out,
               (changes, list) -> {
+                List<String> texts = new ArrayList<>(changes.size() + 1);
                 for (ResourceChange c : changes) {
                   if (readable(channel, c)) {
-                    out.accept(ResourceNotifications.updated(c, id));
+                    texts.add(ResourceNotifications.updatedText(c, id));
                   }
                 }
                 if (list) {
-                  out.accept(ResourceNotifications.listChanged(id));
+                  texts.add(ResourceNotifications.listChangedText(id));
                 }
+                out.sendEncoded(texts);
               });
       if (sub.reply.future().isComplete()) {
         sub.stream.close();
@@ -262,16 +264,18 @@ final class Subscriptions {
               out,
               (changes, list) -> {
                 boolean listChanged = false;
+                List<String> texts = new ArrayList<>(changes.size() + 1);
                 for (ResourceChange c : changes) {
                   if (!readable(channel, c)) {
                     continue;
                   }
-                  out.accept(ResourceNotifications.updated(c, null));
+                  texts.add(ResourceNotifications.updatedText(c, null));
                   listChanged |= c.kind().changesList();
                 }
                 if (listChanged) {
-                  out.accept(ResourceNotifications.listChanged(null));
+                  texts.add(ResourceNotifications.listChangedText(null));
                 }
+                out.sendEncoded(texts);
               });
     }
 

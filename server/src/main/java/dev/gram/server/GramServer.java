@@ -297,7 +297,8 @@ public final class GramServer {
             services.resources(),
             services.prompts(),
             new ServerInfo("gram-mcp", version(), instructions()),
-            metrics);
+            metrics,
+            services.foreground());
     // Side by side: a sidecar's runtime waits on stdio, not on the HTTP port being bound.
     Future<Void> httpUp = Future.succeededFuture();
     if (config.http()) {

@@ -59,6 +59,12 @@ public final class ServeOptions {
           + " (default 1000)")
   String checkpointLagMs;
 
+  @Option(names = "--background-threads", paramLabel = "<n>", order = 9,
+      description = "threads the server's own background work may keep busy: computing vectors,"
+          + " indexing at start, merging the index (default half the cores, at least 1); it runs at"
+          + " low CPU priority and gives way to tool calls in flight")
+  String backgroundThreads;
+
   boolean stdio = true;
 
   @Option(names = "--stdio", order = 10,
@@ -179,6 +185,9 @@ public final class ServeOptions {
     Duration lag = checkpointLagMs == null
         ? ServerConfig.DEFAULT_CHECKPOINT_LAG
         : Duration.ofMillis(ServerConfig.parseInt(checkpointLagMs, "--checkpoint-lag-ms", 1, 3_600_000));
+    int background = backgroundThreads == null
+        ? dev.gram.async.Background.defaultThreads()
+        : ServerConfig.parseInt(backgroundThreads, "--background-threads", 1, 256);
     String tok = token != null ? token : env.get(ServerConfig.TOKEN_ENV);
     if (!stdio && !http && !help && !version) {
       throw new ServerConfig.UsageException("both transports are off: keep --stdio or --http");
@@ -212,7 +221,8 @@ public final class ServeOptions {
         deadline,
         lag,
         clusterSettings,
-        auth);
+        auth,
+        background);
   }
 
   private ServerConfig.Auth auth() throws ServerConfig.UsageException {

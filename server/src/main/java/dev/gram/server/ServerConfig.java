@@ -33,7 +33,8 @@ public record ServerConfig(
     Duration readDeadline,
     Duration checkpointLag,
     dev.gram.cluster.ClusterSettings cluster,
-    Auth auth) {
+    Auth auth,
+    int backgroundThreads) {
 
   /**
    * Who may call, and what the local caller may reach.
@@ -87,7 +88,7 @@ public record ServerConfig(
     }
     return new ServerConfig(fs.getPath(vault.toString()), List.copyOf(moved), index, stdio, http, host, port, token,
         allowedOrigins, maxBodyBytes, idleTimeout, semantic, welcome, help, version, readDeadline, checkpointLag,
-        cluster, auth);
+        cluster, auth, backgroundThreads);
   }
 
   public static ServerConfig defaults() {

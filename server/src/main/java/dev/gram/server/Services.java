@@ -1,5 +1,7 @@
 package dev.gram.server;
 
+import dev.gram.async.Background;
+import dev.gram.async.Foreground;
 import dev.gram.cluster.ClusterNode;
 import dev.gram.edit.PatchOps;
 import dev.gram.index.RecallIndex;
@@ -38,11 +40,13 @@ public final class Services {
 
   private final ClusterNode cluster;
   private final Promise<Void> handshakeOver;
+  private final Background background;
 
   private Services(
       Vault vault, RecallIndex index, GramContext context, ToolRegistry tools, Resources resources, Prompts prompts,
-      ClusterNode cluster, Promise<Void> handshakeOver) {
+      ClusterNode cluster, Promise<Void> handshakeOver, Background background) {
     this.cluster = cluster;
+    this.background = background;
     this.handshakeOver = handshakeOver;
     this.vault = vault;
     this.index = index;
@@ -80,14 +84,18 @@ public final class Services {
     } catch (java.io.IOException e) {
       // A vault that cannot be created or read: the start of its scan reports it and stops.
     }
+    // What no client waits for (vectors, the index's rebuild and merges, the vault's scan) runs
+    // on a bounded share of the machine and gives way to the tool calls the protocol counts here.
+    Background background = new Background(config.backgroundThreads(), new Foreground());
+    vault.yieldScanTo(background.foreground(), background.threads());
     // The index must listen before the vault starts: it hears of every document the scan loads.
     // It listens at once; its Lucene files and the embedding model open after the handshake.
     // Absolute: the start-up line and the logs name the folder, whatever the working directory.
     RecallIndex index =
-        RecallIndex.openLater(vault, config.index().toAbsolutePath().normalize(), config.semantic());
+        RecallIndex.openLater(vault, config.index().toAbsolutePath().normalize(), config.semantic(), background);
     // The change feed too: the scan tells it each document's revision, so only later writes are
     // news to subscribers.
-    VaultChangeFeed changes = new VaultChangeFeed();
+    VaultChangeFeed changes = new VaultChangeFeed(background.foreground());
     vault.addListener(changes);
     Promise<Void> handshakeOver = Promise.promise();
     handshakeOver.future().onSuccess(v -> index.beginOpening());
@@ -117,7 +125,12 @@ public final class Services {
     GramContext ctx = new GramContext(vertx, vault, writer, index, index, settings, clock);
     return new Services(
         vault, index, ctx, Tools.registry(ctx), new DocumentResources(vault, changes), new MemoryPrompts(), node,
-        handshakeOver);
+        handshakeOver, background);
+  }
+
+  /** The agents' tool calls, which the dispatcher counts and background work gives way to. */
+  public Foreground foreground() {
+    return background.foreground();
   }
 
   /**

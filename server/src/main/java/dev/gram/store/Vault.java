@@ -93,6 +93,21 @@ public final class Vault implements DocumentReader, DocumentWriter {
     store.listeners.add(listener);
   }
 
+  private volatile VaultScan.Pacing scanPacing = VaultScan.Pacing.NONE;
+
+  /**
+   * Makes the start-up scan give way to the agents' tool calls: while one is in flight, only
+   * {@code lanes} of the scan's lanes go on loading, so a write that waits for the scan still
+   * sees it advance. Call before {@link #start()}.
+   */
+  public void yieldScanTo(dev.gram.async.Foreground foreground, int lanes) {
+    scanPacing = new VaultScan.Pacing(foreground, lanes);
+  }
+
+  VaultScan.Pacing scanPacing() {
+    return scanPacing;
+  }
+
   /**
    * Opens the write-ahead log and reads what it holds, before any document is loaded; {@link
    * #start} calls it when the server has not. Throws when another process serves this vault.

@@ -26,6 +26,19 @@ final class VaultScan {
 
   private VaultScan() {}
 
+  /**
+   * How the scan gives way to the agents: while a tool call of {@code foreground} is in flight,
+   * lanes past the first {@code steadyLanes} wait until none is. Those first lanes never wait,
+   * since a write waits for the whole scan.
+   */
+  record Pacing(dev.gram.async.Foreground foreground, int steadyLanes) {
+    static final Pacing NONE = new Pacing(dev.gram.async.Foreground.none(), Integer.MAX_VALUE);
+
+    boolean pauses(int lane) {
+      return lane >= steadyLanes && foreground.inFlight() > 0;
+    }
+  }
+
   static void run(Vault vault, Promise<Void> scanned) {
     PathResolver paths = vault.paths();
     try {
@@ -63,13 +76,10 @@ final class VaultScan {
       vault.watch(dirs);
       Promise<Void> loaded = Promise.promise();
       AtomicInteger next = new AtomicInteger();
-      AtomicInteger lanesLeft = new AtomicInteger(SCAN_LANES);
+      Lanes lanes = new Lanes(new AtomicInteger(SCAN_LANES), loaded);
+      Pacing pacing = vault.scanPacing();
       for (int i = 0; i < SCAN_LANES; i++) {
-        loadLane(vault, found, next, () -> {
-          if (lanesLeft.decrementAndGet() == 0) {
-            loaded.complete();
-          }
-        });
+        loadLane(vault, pacing, i, found, next, lanes);
       }
       loaded.future()
           .onComplete(
@@ -93,18 +103,52 @@ final class VaultScan {
    */
   private static final int SCAN_LANES = Math.max(1, Runtime.getRuntime().availableProcessors());
 
-  /** Loads the documents of {@code docs} from {@code next} on, one after another, then runs {@code done}. */
-  private static void loadLane(Vault vault, List<VaultPath> docs, AtomicInteger next, Runnable done) {
+  /**
+   * The lanes loading now. The documents are all loaded once every one was handed out and no lane
+   * is loading: a lane paused for the agents has no load in flight, and the first lanes never
+   * pause, so the count cannot reach zero while documents are left.
+   */
+  private record Lanes(AtomicInteger busy, Promise<Void> loaded) {
+    void stopped() {
+      if (busy.decrementAndGet() == 0) {
+        loaded.tryComplete();
+      }
+    }
+
+    void resumed() {
+      busy.incrementAndGet();
+    }
+  }
+
+  /**
+   * Loads the documents of {@code docs} from {@code next} on, one after another; lane {@code
+   * lane} pauses between two documents while {@code pacing} says so.
+   */
+  private static void loadLane(
+      Vault vault, Pacing pacing, int lane, List<VaultPath> docs, AtomicInteger next, Lanes lanes) {
     while (true) {
+      if (pacing.pauses(lane) && next.get() < docs.size()) {
+        lanes.stopped();
+        // Resumed on the I/O pool once no call is in flight, never on the thread that ended it.
+        pacing.foreground().whenIdle(() -> {
+          lanes.resumed();
+          try {
+            vault.io().execute(() -> loadLane(vault, pacing, lane, docs, next, lanes));
+          } catch (java.util.concurrent.RejectedExecutionException closing) {
+            lanes.stopped(); // the vault is closing: the scan ends with it
+          }
+        });
+        return;
+      }
       int i = next.getAndIncrement();
       if (i >= docs.size()) {
-        done.run();
+        lanes.stopped();
         return;
       }
       Future<DocSnapshot> load = vault.actor(docs.get(i)).snapshot();
       // A document a reader already loaded is complete at once: the loop goes on, no recursion.
       if (!load.isComplete()) {
-        load.onComplete(ar -> loadLane(vault, docs, next, done));
+        load.onComplete(ar -> loadLane(vault, pacing, lane, docs, next, lanes));
         return;
       }
     }

@@ -58,6 +58,16 @@ final class LineWriter implements Outbound {
     send(message);
   }
 
+  /** Messages already JSON text (no raw newline in them), queued in order. */
+  @Override
+  public void sendEncoded(List<String> messages) {
+    if (!broken) {
+      for (String m : messages) {
+        queue.add(new Line(m.getBytes(StandardCharsets.UTF_8)));
+      }
+    }
+  }
+
   /** The client reads stdout slower than we write: the queue is long. */
   @Override
   public boolean congested() {

@@ -88,6 +88,24 @@ final class SseStream implements Outbound {
     event("message", message.encode());
   }
 
+  /** Several messages, already JSON text, as one chunk: one write and one flush for all. */
+  @Override
+  public synchronized void sendEncoded(java.util.List<String> messages) {
+    if (ended() || messages.isEmpty()) {
+      return;
+    }
+    start();
+    int size = 0;
+    for (String m : messages) {
+      size += m.length() + 24;
+    }
+    StringBuilder sb = new StringBuilder(size);
+    for (String m : messages) {
+      sb.append("event: message\ndata: ").append(m).append("\n\n");
+    }
+    response.write(sb.toString());
+  }
+
   @Override
   public void accept(JsonObject message) {
     message(message);

@@ -79,6 +79,14 @@ final class StreamableHttp {
     }
 
     @Override
+    public void sendEncoded(java.util.List<String> messages) {
+      SseStream s = stream();
+      if (s != null) {
+        s.sendEncoded(messages);
+      }
+    }
+
+    @Override
     public boolean congested() {
       SseStream s = stream();
       return s != null && s.congested();

@@ -66,6 +66,12 @@ import java.util.function.Supplier;
  *       PushBench});
  *   <li><b>start</b>: process start to the first answered tools/list, on an empty vault and on a
  *       10,000-document vault; resident memory.
+ *   <li><b>sidecar</b>: the server started and used at once over stdio ({@link SidecarBench}):
+ *       keyword recall right after ingesting 10,000 records and at rest, writes while vectors
+ *       are computed against {@code --no-semantic}, the first 300 calls after start;
+ *   <li><b>peer</b>: the same ingest and queries against the MCP reference memory server, both
+ *       driven by the official TypeScript SDK ({@code server/src/test/peer/peer-compare.sh});
+ *       skipped with one line where node or npm is missing.
  * </ol>
  *
  * Options: {@code bench.seconds} (per measured case, default 5), {@code bench.dir} (where vaults
@@ -83,7 +89,7 @@ public final class Bench {
 
   public static void main(String[] args) throws Exception {
     int seconds = Integer.getInteger("bench.seconds", 5);
-    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,history,recovery,reads,recall,push,start").split(","));
+    List<String> only = Arrays.asList(System.getProperty("bench.only", "floor,writes,history,recovery,reads,recall,push,start,sidecar,peer").split(","));
     Path root = Path.of(System.getProperty("bench.dir", "target/bench"));
     Files.createDirectories(root);
     Path dir = Files.createTempDirectory(root.toAbsolutePath(), "run-");
@@ -117,6 +123,12 @@ public final class Bench {
     }
     if (only.contains("start")) {
       start(dir.resolve("start"), Integer.getInteger("bench.startDocs", 10_000));
+    }
+    if (only.contains("sidecar")) {
+      SidecarBench.run(dir.resolve("sidecar"));
+    }
+    if (only.contains("peer")) {
+      SidecarBench.peer(dir.resolve("peer"));
     }
     Path out = root.resolve("results.json");
     Files.writeString(out, new JsonObject(RESULTS).encodePrettily());
@@ -171,6 +183,11 @@ public final class Bench {
     row(String.format(Locale.ROOT, "| floor: durable 4 KiB replace, 1 thread | %.0f/s | %s | %s | tmp+fsync+rename+fsync dir |",
         1000.0 / one.p50(), Stats.ms(one.p50()), Stats.ms(one.p99())));
     row(String.format(Locale.ROOT, "| floor: durable 4 KiB replace, 8 threads | %.0f/s | | | one folder |", floorRate8));
+  }
+
+  /** The p99 of the last 4 KiB floor measured in this run. */
+  static double floorP99() {
+    return floorP99Ms;
   }
 
   /** {@code n} durable replaces of one file, one after another, timed. */

@@ -36,6 +36,11 @@ class SemanticProbeTest {
     RecallIndex ri = open(vault, CompletableFuture.failedFuture(
         new UnsatisfiedLinkError("no onnxruntime in java.library.path")));
     try {
+      // The model is asked for on a background thread of the index: "loading" until it answers.
+      long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (ri.semantic().reason().startsWith("EMBEDDING_LOADING") && System.nanoTime() < end) {
+        Thread.onSpinWait();
+      }
       IndexStatus.Semantic s = ri.semantic();
       assertThat(s.status()).isEqualTo("unavailable");
       assertThat(s.reason()).isEqualTo("EMBEDDING_UNAVAILABLE: UnsatisfiedLinkError: no onnxruntime in java.library.path");
@@ -58,7 +63,8 @@ class SemanticProbeTest {
       assertThat(ri.semantic().status()).isEqualTo("unavailable");
       assertThat(ri.semantic().reason()).startsWith("EMBEDDING_LOADING");
       assertThat(Fixtures.await(ri.recall(semantic("anything"))).fallback()).startsWith("EMBEDDING_LOADING");
-      // A model that answers makes it available at once.
+      // A model that answers makes it available (as soon as the index's background thread has
+      // asked for it).
       loading.complete(texts -> {
         float[][] out = new float[texts.size()][Schema.DIMENSION];
         for (float[] v : out) {
@@ -66,6 +72,10 @@ class SemanticProbeTest {
         }
         return out;
       });
+      long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (!ri.semantic().status().equals("available") && System.nanoTime() < end) {
+        Thread.onSpinWait();
+      }
       assertThat(ri.semantic().status()).isEqualTo("available");
       assertThat(ri.semantic().reason()).isNull();
       RecallResult r = Fixtures.await(ri.recall(semantic("anything")));

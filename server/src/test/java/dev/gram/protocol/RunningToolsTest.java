@@ -19,7 +19,7 @@ class RunningToolsTest {
   @BeforeEach
   void setUp() {
     vertx = Vertx.vertx();
-    running = new RunningTools(vertx);
+    running = new RunningTools(vertx, dev.gram.async.Foreground.none());
   }
 
   @AfterEach

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
         ImportCommand.class,
         ExportCommand.class,
         StatusCommand.class,
-        AgentsCommand.class})
+        AgentsCommand.class,
+        TrainCommand.class})
 final class GramCli implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin ServeOptions options;

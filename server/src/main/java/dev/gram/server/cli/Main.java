@@ -13,6 +13,9 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    // First, before anything loads: a JVM started without the trained class-data archive
+    // replaces itself with one that maps it.
+    ArchiveRelaunch.ifArchived();
     int status = run(args);
     // The JVM's shutdown hooks include ONNX Runtime's, which frees the native environment: never
     // while the embedding model is still being created with it.

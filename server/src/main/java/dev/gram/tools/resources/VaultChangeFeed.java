@@ -1,5 +1,6 @@
 package dev.gram.tools.resources;
 
+import dev.gram.async.Foreground;
 import dev.gram.format.Revision;
 import dev.gram.store.CommitListener;
 import dev.gram.store.DocSnapshot;
@@ -18,6 +19,8 @@ import org.slf4j.LoggerFactory;
  * hands it to one fan-out thread: a commit costs the same with a thousand subscribers as with
  * none, and the writer's receipt is on its way before the notifications are. The fan-out thread
  * tells the listeners in commit order; each hands the change to its own bounded queue and returns.
+ * Before it does, it lets the tool calls in flight be answered (a moment at most), so that a
+ * writer's receipt is not queued behind its listeners' notifications.
  *
  * <p>The store also tells of states that are not news to a client: the start-up scan loading each
  * document, and a reload that found the file as it was. The last (rev, hash) told per document
@@ -26,16 +29,38 @@ import org.slf4j.LoggerFactory;
 public final class VaultChangeFeed implements ChangeFeed, CommitListener {
   private static final Logger LOG = LoggerFactory.getLogger(VaultChangeFeed.class);
 
+  /**
+   * The longest the fan-out waits for the tool calls in flight to be answered. A write's change is
+   * heard before its receipt goes back; telling a thousand listeners at once put a thousand
+   * deliveries on the event loop ahead of the receipt.
+   */
+  static final long RECEIPTS_FIRST_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2);
+
+  private final Foreground agents;
   private final Set<Registered> listeners = ConcurrentHashMap.newKeySet();
   /** Per document, the revision and hash last seen: "rev:hash". */
   private final Map<String, String> lastSeen = new ConcurrentHashMap<>();
-  private final java.util.concurrent.ExecutorService fanOut =
-      java.util.concurrent.Executors.newSingleThreadExecutor(
+  private final java.util.concurrent.ThreadPoolExecutor fanOut =
+      new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, java.util.concurrent.TimeUnit.MILLISECONDS,
+          new java.util.concurrent.LinkedBlockingQueue<>(),
           r -> {
             Thread t = new Thread(r, "gram-push");
             t.setDaemon(true);
             return t;
           });
+
+  /** A feed whose fan-out never waits for anyone. */
+  public VaultChangeFeed() {
+    this(Foreground.none());
+  }
+
+  /**
+   * @param agents the tool calls whose answers go out before a change is fanned out (at most
+   *     {@link #RECEIPTS_FIRST_NANOS}): the writer hears its receipt first, then the listeners
+   */
+  public VaultChangeFeed(Foreground agents) {
+    this.agents = agents;
+  }
 
   @Override
   public void onChange(String path, DocSnapshot snapshot) {
@@ -47,6 +72,15 @@ public final class VaultChangeFeed implements ChangeFeed, CommitListener {
   }
 
   private void tell(ResourceChange change) {
+    if (fanOut.getQueue().isEmpty()) {
+      // Once per burst: with changes queued behind this one, the fan-out is late already.
+      try {
+        agents.awaitNoneInFlight(RECEIPTS_FIRST_NANOS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
     for (Registered r : listeners) {
       try {
         r.listener.accept(change);
