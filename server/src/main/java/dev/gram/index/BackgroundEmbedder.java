@@ -201,7 +201,7 @@ final class BackgroundEmbedder {
   private void embedWhole(String path, DocSnapshot s, EmbeddingModel.Encoder enc) throws IOException {
     Map<String, float[]> have = vectors.stored(path);
     Map<String, String> missing = new LinkedHashMap<>();
-    for (DocMapper.Unit u : DocMapper.units(s.state())) {
+    for (DocUnits.Unit u : DocUnits.units(s.state())) {
       if (!have.containsKey(u.chunkKey())) {
         recentOrMissing(u.chunkKey(), u.embedText(), have, missing);
       }

@@ -28,7 +28,7 @@ final class DocumentBlocks {
    * A unit written without a vector: what its Lucene document was made from, so that it can be
    * written again, identical but for the vector.
    */
-  record Unembedded(DocMapper.Planned plan, DocMapper.Unit unit, String docTitle) {
+  record Unembedded(DocMapper.Planned plan, DocUnits.Unit unit, String docTitle) {
     String chunkKey() {
       return unit.chunkKey();
     }

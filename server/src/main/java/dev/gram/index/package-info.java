@@ -31,6 +31,7 @@
  *       hash, status), shared by the three above; {@link dev.gram.index.DocumentBlocks} writes a
  *       document's block of Lucene documents for the keeper and the embedder.
  *   <li>{@link dev.gram.index.LiveIndex}: the Lucene writer, readers and generations; {@link
+ *       dev.gram.index.DocUnits} (a document split into what a hit can be), {@link
  *       dev.gram.index.DocMapper}, {@link dev.gram.index.Queries} and {@link
  *       dev.gram.index.Analyzers}: what is indexed and how it is asked.
  *   <li>{@link dev.gram.index.IndexTuning}: the measured choices (fusion, auto's policy, the

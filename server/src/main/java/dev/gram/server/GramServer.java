@@ -1,7 +1,6 @@
 package dev.gram.server;
 
 import dev.gram.base.ResponseBudget;
-import dev.gram.cluster.ClusterNode;
 import dev.gram.cluster.ClusterSetup;
 import dev.gram.index.IndexStatus;
 import dev.gram.protocol.McpDispatcher;
@@ -44,6 +43,11 @@ import org.slf4j.LoggerFactory;
  * the end of stdin, a test): stop accepting, end long-lived streams, let tool calls in flight
  * finish (so their writes land), flush stdout, close the transports, run the {@link #onShutdown}
  * hooks (last registered first), close Vert.x.
+ *
+ * <p>Why about 410 lines: it is the server's lifecycle read in order, start (Vert.x, callers,
+ * services, transports) then stop, each step a method; who may call is {@link Callers}'s and the
+ * gauges are {@link ServerGauges}', so what is left is the order itself, which split across
+ * classes would have to be read in several places.
  */
 public final class GramServer {
   private static final Logger LOG = LoggerFactory.getLogger(GramServer.class);
@@ -180,29 +184,8 @@ public final class GramServer {
     server.onShutdown(services::close);
     server.writeQueueDepth(services.vault().metrics()::writeQueueDepth);
     server.metrics.buildInfo(version());
+    ServerGauges.register(server.metrics, services);
     IndexStatus index = services.context().index();
-    String help = "Documents of the search index by state (pending: waiting to be indexed)";
-    server.metrics.gauge("gram.index.documents", help, () -> index.stats().indexedFiles(), "state", "indexed");
-    server.metrics.gauge("gram.index.documents", help, () -> index.stats().pendingFiles(), "state", "pending");
-    server.metrics.gauge("gram.index.documents", help, () -> index.stats().failedFiles(), "state", "failed");
-    server.metrics.gauge("gram.index.embedded.chunks", "Chunks with an embedding vector",
-        () -> index.stats().embeddedChunks());
-    server.metrics.gauge("gram.semantic.available", "1 when semantic search works now, else 0",
-        () -> index.semantic().available() ? 1 : 0);
-    server.metrics.gauge("gram.index.unembedded.chunks", "Chunks still waiting for their embedding vector",
-        index::unembeddedChunks);
-    dev.gram.store.StoreMetrics store = services.vault().metrics();
-    server.metrics.gauge("gram.store.write.cpu.seconds", "CPU time the document write actors spent on writes",
-        store::writeCpuSeconds);
-    server.metrics.gauge("gram.store.writes", "Writes the document write actors handled", store::writesHandled);
-    server.metrics.gauge("gram.store.log.records", "Revisions appended to the write-ahead log since start",
-        store::logRecords);
-    server.metrics.gauge("gram.store.checkpoints.owed", "Documents with revisions only in the write-ahead log",
-        store::checkpointsOwed);
-    server.metrics.gauge("gram.index.lag.commits", "Acknowledged commits not yet searchable",
-        () -> index.lag().commits());
-    server.metrics.gauge("gram.index.lag.seconds", "How long the oldest commit not yet searchable has waited",
-        () -> index.lag().oldestMillis() / 1000.0);
     // The heap grown by the start-up index build and embedding goes back once clients are quiet.
     long[] lastUnembedded = {-1};
     long trim = IdleHeapTrim.start(server.vertx, server.metrics::activity, () -> {
@@ -215,72 +198,18 @@ public final class GramServer {
       server.vertx.cancelTimer(trim);
       return Future.succeededFuture();
     });
-    ClusterNode node = services.cluster();
-    if (node != null) {
-      dev.gram.cluster.ClusterStats c = node.stats();
-      server.metrics.gauge("gram.cluster.members", "Members of the cluster this node sees", node::members);
-      server.metrics.gauge("gram.cluster.partitions.owned", "Hazelcast partitions (shares of the documents) this node owns",
-          node::partitionsOwned);
-      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", c::writesRoutedOut,
-          "direction", "out");
-      server.metrics.gauge("gram.cluster.writes.routed", "Writes sent to another node's write actor", c::writesRoutedIn,
-          "direction", "in");
-      server.metrics.gauge("gram.cluster.revisions.replicated", "Revisions committed here and handed to the other nodes",
-          c::revisionsReplicated);
-      server.metrics.gauge("gram.cluster.revisions.followed", "Revisions committed elsewhere and applied here",
-          c::revisionsFollowed);
-      server.metrics.gauge("gram.cluster.replication.misses", "Times a node did not take a revision in time",
-          c::replicationMisses);
-      server.metrics.gauge("gram.cluster.logs.taken.over", "Write-ahead logs of stopped nodes replayed here",
-          c::logsTakenOver);
-      server.metrics.gauge("gram.cluster.revisions.taken.over", "Revisions those logs held", c::revisionsTakenOver);
-      String step = "The median of the last 1,024 durations of one of the cluster's steps of a commit";
-      server.metrics.gauge("gram.cluster.step.p50.seconds", step, () -> c.claimTimes().p50Seconds(), "step", "claim");
-      server.metrics.gauge("gram.cluster.step.p50.seconds", step, () -> c.fenceTimes().p50Seconds(), "step", "fence");
-      server.metrics.gauge("gram.cluster.step.p50.seconds", step, () -> c.replicateTimes().p50Seconds(),
-          "step", "replicate");
-    }
     return Future.succeededFuture(services.tools());
   }
 
-  /**
-   * Who may call over HTTP, from the flags: the agents file (a bad one stops the start with one
-   * line naming it and the fault), the OAuth issuer (discovered now; unreachable, the start stops),
-   * the shared token; with none of them, the local caller, narrowed by {@code --approve}.
-   */
   private Future<Void> credentials() {
-    ServerConfig.Auth auth = config.auth();
-    dev.gram.access.Identity local = dev.gram.access.Identity.local(auth.localApprovals());
-    dev.gram.auth.AgentDirectory agents = null;
-    if (auth.agents() != null) {
-      try {
-        agents = dev.gram.auth.AgentDirectory.load(auth.agents());
-      } catch (dev.gram.auth.AgentsFile.BadFile e) {
-        return Future.failedFuture(new StartupChecks.StartupException(e.getMessage()));
-      }
-      agents.watch(vertx, AGENTS_RELOAD_MS);
-    }
-    Future<dev.gram.auth.OAuthResource> oauth = Future.succeededFuture();
-    if (auth.oauthIssuer() != null) {
-      oauth = dev.gram.auth.OAuthResource.start(vertx,
-              new dev.gram.auth.OAuthSettings(auth.oauthIssuer(), auth.resource(), auth.agentClaims()))
-          .recover(e -> Future.failedFuture(new StartupChecks.StartupException(e.getMessage())));
-    }
-    dev.gram.auth.AgentDirectory agentsFile = agents;
-    return oauth.map(o -> {
-      dev.gram.auth.Credentials credentials = new dev.gram.auth.Credentials(config.token(), agentsFile, o);
-      authenticator = credentials.required() ? credentials : dev.gram.access.Authenticator.open(local);
-      resourceMetadata = o == null ? null : o.metadata();
-      localCaller = local;
+    return Callers.fromFlags(vertx, config).map(c -> {
+      authenticator = c.authenticator();
+      resourceMetadata = c.resourceMetadata();
+      localCaller = c.local();
       metrics.authMode(authenticator.mode());
-      LOG.info("callers: {}{}", authenticator.mode(),
-          auth.approve().isEmpty() ? "" : "; the local caller reaches " + auth.localApprovals());
       return null;
     });
   }
-
-  /** How often a running server re-reads its agents file. */
-  static final long AGENTS_RELOAD_MS = 1_000;
 
   private volatile dev.gram.access.Identity localCaller = dev.gram.access.Identity.local();
 

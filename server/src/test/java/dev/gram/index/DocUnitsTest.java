@@ -7,14 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class DocMapperTest {
-  static List<DocMapper.Unit> units(String gram) {
-    return DocMapper.units(GramParser.parseOrThrow(gram).state());
+class DocUnitsTest {
+  static List<DocUnits.Unit> units(String gram) {
+    return DocUnits.units(GramParser.parseOrThrow(gram).state());
   }
 
   @Test
   void sectionsCarryTheirHeadingPathAndOnlyTheirOwnText() {
-    List<DocMapper.Unit> u = units("@gram 2\ndoc d_x\nt Handbook\nd What we do\n::rich\n"
+    List<DocUnits.Unit> u = units("@gram 2\ndoc d_x\nt Handbook\nd What we do\n::rich\n"
         + "Intro words.\n\n# Top\n\nTop text with a [mention](@r1).\n\n[[r1]]\n\n## Child\n\n- item one\n- item two\n\n"
         + "# Second\n\n| a | b |\n|---|---|\n| cell | other |\n::end\n\nTSK r1\nt A task\nx open\ntag ops\ns team-a\n");
     assertThat(u.get(0).kind()).isEqualTo(Schema.KIND_RECORD);
@@ -23,7 +23,7 @@ class DocMapperTest {
     assertThat(u.get(0).scopes()).containsExactly("team-a");
     assertThat(u.get(0).text()).contains("task", "open", "ops");
     List<String> contexts = new ArrayList<>();
-    for (DocMapper.Unit x : u.subList(1, u.size())) {
+    for (DocUnits.Unit x : u.subList(1, u.size())) {
       contexts.add(x.context());
       assertThat(x.type()).isEqualTo("document");
       assertThat(x.entityId()).isEqualTo("d_x");
@@ -40,7 +40,7 @@ class DocMapperTest {
 
   @Test
   void aDocumentWithoutBodyIsStillOneUnit() {
-    List<DocMapper.Unit> u = units("@gram 2\ndoc d_e\nt Empty doc\n");
+    List<DocUnits.Unit> u = units("@gram 2\ndoc d_e\nt Empty doc\n");
     assertThat(u).hasSize(1);
     assertThat(u.get(0).title()).isEqualTo("Empty doc");
   }
@@ -51,12 +51,12 @@ class DocMapperTest {
     for (int i = 0; i < 400; i++) {
       sb.append("w").append(i).append(' ');
     }
-    List<List<String>> chunks = DocMapper.chunks(List.of(sb.toString()));
+    List<List<String>> chunks = DocUnits.chunks(List.of(sb.toString()));
     assertThat(chunks).hasSize(3);
     for (List<String> c : chunks) {
-      assertThat(c.get(0).split(" ").length).isLessThanOrEqualTo(DocMapper.CHUNK_WORDS);
+      assertThat(c.get(0).split(" ").length).isLessThanOrEqualTo(DocUnits.CHUNK_WORDS);
     }
-    assertThat(chunks.get(1).get(0)).startsWith("w" + (DocMapper.CHUNK_WORDS - DocMapper.CHUNK_OVERLAP) + " ");
+    assertThat(chunks.get(1).get(0)).startsWith("w" + (DocUnits.CHUNK_WORDS - DocUnits.CHUNK_OVERLAP) + " ");
     assertThat(chunks.get(2).get(0)).endsWith("w399");
   }
 
