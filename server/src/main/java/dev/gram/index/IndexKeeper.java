@@ -78,7 +78,7 @@ final class IndexKeeper implements CommitListener {
    * this keeper where it hears of every document the vault loads, from the first (the vault's
    * listeners before {@link Vault#start()}, or what {@link RecallIndex} held back meanwhile).
    */
-  void start(java.util.function.Consumer<CommitListener> subscribe) {
+  void start(java.util.function.Consumer<IndexKeeper> subscribe) {
     try {
       for (Map.Entry<String, LiveIndex.Fingerprint> e : index.fingerprints().entrySet()) {
         ledger.set(e.getKey(), new IndexLedger.Entry(IndexLedger.Status.UNVERIFIED, e.getValue().rev(), e.getValue().hash()));
@@ -93,18 +93,29 @@ final class IndexKeeper implements CommitListener {
 
   /**
    * Called on the document's actor thread for every new state, before a write's receipt is
-   * returned. The first state seen of a document that the index does not already hold at that
-   * revision goes to the background rebuild (the vault is loading it, no one waits for it); every
-   * later one is a commit or an edit by another program and is queued for the live thread, whose
-   * progress a recall waits for.
+   * returned; see {@link #heard}.
    */
   @Override
   public void onChange(String path, DocSnapshot snapshot) {
+    heard(path, snapshot, !vault.scanComplete());
+  }
+
+  /**
+   * A new state of a document. The first state seen of a document during the vault's start-up
+   * scan, when the index does not already hold it at that revision, goes to the background
+   * rebuild: the vault is loading it, and no one waits for it. Every other state is a commit, an
+   * edit by another program, or a file that appeared after the scan, and is queued for the live
+   * thread, whose progress a recall waits for: the rebuild gives way to the agents' calls, so a
+   * file created beside a running server would otherwise stay unsearchable while they go on.
+   *
+   * @param duringScan whether the state was heard before the vault's start-up scan ended
+   */
+  void heard(String path, DocSnapshot snapshot, boolean duringScan) {
     if (closed) {
       return;
     }
     boolean first = sighted.add(path);
-    if (first && snapshot != null && snapshot.state() != null) {
+    if (first && duringScan && snapshot != null && snapshot.state() != null) {
       ReentrantLock lock = index.lockFor(path);
       lock.lock();
       try {
@@ -122,6 +133,14 @@ final class IndexKeeper implements CommitListener {
     }
     commits.put(path, snapshot);
   }
+
+  /**
+   * How long the rebuild works before it gives way to the agents' calls. Giving way before every
+   * document kept a vault of a few documents unsearchable (every recall partial) for as long as an
+   * agent kept calling, at up to {@code yieldMaxMs} a document; a slice lets a small rebuild finish
+   * at once and still gives a large one's CPU back between slices.
+   */
+  static final long REBUILD_SLICE_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(250);
 
   /** The live thread: indexes queued commits, newest state per document, and lets waiting recalls go. */
   void followCommits() {
@@ -141,10 +160,11 @@ final class IndexKeeper implements CommitListener {
 
   /**
    * The rebuild thread: indexes, one at a time, what the vault loaded and the index lacks. No
-   * recall waits for it (a recall meanwhile says it is partial), so before each document it gives
+   * recall waits for it (a recall meanwhile says it is partial), so after each slice of work ({@link #REBUILD_SLICE_NANOS}) it gives
    * way to tool calls in flight.
    */
   void rebuild() {
+    long worked = 0; // since the last time it gave way
     while (!closed) {
       String path;
       try {
@@ -162,19 +182,24 @@ final class IndexKeeper implements CommitListener {
           return;
         }
       }
-      try {
-        foreground.awaitQuiet(yieldMaxMs);
-      } catch (InterruptedException e) {
-        return;
+      if (worked > REBUILD_SLICE_NANOS) {
+        try {
+          foreground.awaitQuiet(yieldMaxMs);
+        } catch (InterruptedException e) {
+          return;
+        }
+        worked = 0;
       }
       if (closed) {
         return;
       }
       rebuilding = true;
+      long began = System.nanoTime();
       try {
         apply(path, vault.peek(path), false);
       } finally {
         rebuilding = false;
+        worked += System.nanoTime() - began;
       }
       progress.step();
     }

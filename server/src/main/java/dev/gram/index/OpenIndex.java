@@ -89,14 +89,14 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
    */
   static OpenIndex open(
       Vault vault, Path folder, SemanticState semantic, IndexTuning tuning, Background background,
-      Consumer<CommitListener> subscribe) {
+      Consumer<IndexKeeper> subscribe) {
     LiveIndex li = LiveIndex.open(folder, EmbeddingModel.NAME, background);
     OpenIndex oi = new OpenIndex(vault, li, semantic, tuning, background);
     oi.start(subscribe);
     return oi;
   }
 
-  private void start(Consumer<CommitListener> subscribe) {
+  private void start(Consumer<IndexKeeper> subscribe) {
     keeper.start(subscribe);
     index.addRefreshListener(
         new ReferenceManager.RefreshListener() {

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   private final SemanticState semantic;
-  private final HeldChanges held = new HeldChanges();
+  private final HeldChanges held;
   private final CompletableFuture<OpenIndex> opened = new CompletableFuture<>();
   private final Thread opener;
   private final AtomicBoolean began = new AtomicBoolean();
@@ -54,6 +54,7 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
     // The model's future is completed from the opening thread: asking for the model here would
     // load the embedding library's classes on the caller's thread, before the handshake.
     CompletableFuture<EmbeddingModel.Encoder> encoder = new CompletableFuture<>();
+    this.held = new HeldChanges(() -> !vault.scanComplete());
     this.semantic = model == null ? SemanticState.off() : SemanticState.probing(encoder);
     this.opener =
         new Thread(() -> openNow(vault, folder, model, encoder, tuning, background), "gram-index-open");
@@ -286,23 +287,32 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
    * sighting (indexed in the background) from a later commit (which a recall waits for).
    */
   private static final class HeldChanges implements CommitListener {
-    private record Change(String path, DocSnapshot snapshot) {}
+    private record Change(String path, DocSnapshot snapshot, boolean duringScan) {}
+
+    private final java.util.function.BooleanSupplier scanning;
 
     private List<Change> changes = new ArrayList<>();
     private final HashSet<String> paths = new HashSet<>();
-    /** Changes to a document heard of before: commits (a first sighting is the vault loading it). */
+    /** Changes the keeper will take as commits: all but a document's first sighting during the scan. */
     private int commits;
     private long oldestCommitNanos = -1;
-    private volatile CommitListener target;
+    private volatile IndexKeeper target;
+
+    HeldChanges(java.util.function.BooleanSupplier scanning) {
+      this.scanning = scanning;
+    }
 
     @Override
     public void onChange(String path, DocSnapshot snapshot) {
-      CommitListener t = target;
+      IndexKeeper t = target;
       if (t == null) {
         synchronized (this) {
           if (target == null) {
-            changes.add(new Change(path, snapshot));
-            if (!paths.add(path)) {
+            // When it was heard decides how the keeper takes it, not when it is replayed.
+            boolean duringScan = scanning.getAsBoolean();
+            changes.add(new Change(path, snapshot, duringScan));
+            // A first sighting after the scan with nothing there is a create's lookup, not a change.
+            if (!paths.add(path) || (!duringScan && snapshot != null)) {
               commits++;
               if (oldestCommitNanos < 0) {
                 oldestCommitNanos = System.nanoTime();
@@ -320,9 +330,9 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
      * Replays what was held into {@code keeper} and forwards every later change to it. Under the
      * lock: a change heard during the replay waits for it, so each document's order holds.
      */
-    synchronized void handTo(CommitListener keeper) {
+    synchronized void handTo(IndexKeeper keeper) {
       for (Change c : changes) {
-        keeper.onChange(c.path(), c.snapshot());
+        keeper.heard(c.path(), c.snapshot(), c.duringScan());
       }
       changes = null;
       paths.clear();

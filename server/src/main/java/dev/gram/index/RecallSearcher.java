@@ -83,11 +83,46 @@ final class RecallSearcher implements Recall {
       try {
         req.stop().check();
         commits.awaitApplied(ticket, waitMs(req));
-        return search(req, index.liveGeneration());
+        awaitSmallRebuild(req);
+        long gen = index.liveGeneration();
+        if (ledger.pendingFiles() == 0) {
+          // The rebuild is done: its last documents are one refresh away, which this recall
+          // shares, instead of answering partial until the next periodic one.
+          gen = Math.max(gen, index.backgroundGeneration());
+        }
+        return search(req, gen);
       } finally {
         searches.ended();
       }
     });
+  }
+
+  /**
+   * A rebuild of at most this many documents is waited for: the first recall of a session often
+   * opens the index, and its rebuild of the few documents loaded meanwhile takes milliseconds;
+   * answering partial then would tell an agent to distrust an index that is a moment from whole.
+   * A larger rebuild is not waited for (the answer says it is partial).
+   */
+  static final int WAIT_FOR_REBUILD_UP_TO = 64;
+
+  private static final long REBUILD_WAIT_MAX_MS = 2_000;
+
+  /**
+   * Waits, at most {@link #REBUILD_WAIT_MAX_MS} and the caller's deadline, while a rebuild of at
+   * most {@link #WAIT_FOR_REBUILD_UP_TO} documents is pending. Polls: the rebuild thread signals
+   * nothing, and a millisecond's granularity is far below what the wait is for.
+   */
+  private void awaitSmallRebuild(RecallRequest req) throws InterruptedException {
+    int pending = ledger.pendingFiles();
+    if (pending == 0 || pending > WAIT_FOR_REBUILD_UP_TO) {
+      return;
+    }
+    long end = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+        Math.min(REBUILD_WAIT_MAX_MS, waitMs(req)));
+    while (ledger.pendingFiles() > 0 && System.nanoTime() < end) {
+      req.stop().check();
+      Thread.sleep(1);
+    }
   }
 
   /** How long a recall waits for writes to become searchable: its caller's deadline, at most. */
