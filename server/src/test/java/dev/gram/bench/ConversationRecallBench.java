@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Recall quality and latency on long conversations, over stdio against the built jar, the way
@@ -161,7 +160,7 @@ public final class ConversationRecallBench {
   /** The labelled corpus of RecallQualityTest over stdio: recall@5 and MRR per mode. */
   static void labelled(Path dir, Map<String, double[]> out) throws Exception {
     Path corpus = resource("/recall-corpus");
-    copy(corpus.resolve("vault"), dir.resolve("vault"));
+    dev.gram.testing.Trees.copy(corpus.resolve("vault"), dir.resolve("vault"));
     List<JsonObject> queries = new ArrayList<>();
     for (String line : Files.readAllLines(corpus.resolve("queries.jsonl"))) {
       if (!line.isBlank()) {
@@ -262,16 +261,4 @@ public final class ConversationRecallBench {
     return Path.of(ConversationRecallBench.class.getResource(name).toURI());
   }
 
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Path t = to.resolve(from.relativize(f).toString());
-        if (Files.isDirectory(f)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(f, t);
-        }
-      }
-    }
-  }
 }

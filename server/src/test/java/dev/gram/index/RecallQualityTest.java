@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,17 +102,7 @@ class RecallQualityTest {
   }
 
   static void copyVault(Path to) throws IOException {
-    Path from = corpus().resolve("vault");
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Path t = to.resolve(from.relativize(f).toString());
-        if (Files.isDirectory(f)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(f, t);
-        }
-      }
-    }
+    dev.gram.testing.Trees.copy(corpus().resolve("vault"), to);
   }
 
   static Map<String, Score> evaluate(Ask ask, String mode, List<Query> queries, StringBuilder report) {
