@@ -185,6 +185,12 @@ public final class PathResolver {
       if (!real.startsWith(realRoot)) {
         throw new GramException(ErrorCode.E_PATH, OUTSIDE);
       }
+    } catch (java.nio.file.FileSystemException e) {
+      if (e.getReason() != null && e.getReason().contains("symbolic links")) {
+        // ELOOP: links that lead round in a circle lead nowhere inside the vault either.
+        throw new GramException(ErrorCode.E_PATH, OUTSIDE);
+      }
+      throw StoreErrors.storageFailure(e);
     } catch (IOException e) {
       throw StoreErrors.storageFailure(e);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,5 +43,26 @@ class PathRulesTest {
     PathResolver paths = new PathResolver(dir, List.of());
     GramException e = catchThrowableOfType(GramException.class, () -> paths.document("p/a.gram/"));
     assertThat(e.code()).isEqualTo(ErrorCode.E_ARGUMENT);
+  }
+
+  @Test
+  void linksThatLeaveTheVaultDangleOrGoRoundAreRefusedAsOutside() throws Exception {
+    Path vault = Files.createDirectories(dir.resolve("vault"));
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    Files.createSymbolicLink(vault.resolve("out"), elsewhere);
+    Files.createSymbolicLink(vault.resolve("dangling.gram"), dir.resolve("missing.gram"));
+    Files.createSymbolicLink(vault.resolve("dangling"), dir.resolve("missing"));
+    Files.createSymbolicLink(vault.resolve("loop-a"), vault.resolve("loop-b"));
+    Files.createSymbolicLink(vault.resolve("loop-b"), vault.resolve("loop-a"));
+    Files.createDirectories(vault.resolve("p"));
+    PathResolver paths = new PathResolver(vault, List.of());
+    for (String raw : List.of("out/x.gram", "dangling.gram", "dangling/x.gram", "loop-a/x.gram")) {
+      GramException e = catchThrowableOfType(GramException.class, () -> paths.checkLinks(paths.document(raw)));
+      assertThat(e).as(raw).isNotNull();
+      assertThat(e.code()).as(raw).isEqualTo(ErrorCode.E_PATH);
+      assertThat(e.getMessage()).as(raw).isEqualTo(PathResolver.OUTSIDE);
+    }
+    paths.checkLinks(paths.document("p/new/x.gram"));
+    paths.checkLinks(paths.document("p/x.gram"));
   }
 }
