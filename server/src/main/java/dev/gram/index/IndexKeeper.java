@@ -159,9 +159,10 @@ final class IndexKeeper implements CommitListener {
   }
 
   /**
-   * The rebuild thread: indexes, one at a time, what the vault loaded and the index lacks. No
-   * recall waits for it (a recall meanwhile says it is partial), so after each slice of work ({@link #REBUILD_SLICE_NANOS}) it gives
-   * way to tool calls in flight.
+   * The rebuild thread: indexes, one at a time, what the vault loaded and the index lacks. Few
+   * recalls wait for it (one waits for a rebuild of a few documents; during a larger one it says
+   * it is partial), so after each slice of work ({@link #REBUILD_SLICE_NANOS}) it gives way to
+   * tool calls in flight.
    */
   void rebuild() {
     long worked = 0; // since the last time it gave way
