@@ -104,7 +104,7 @@ public final class PowerCutSoak {
     Path dir = Path.of(System.getProperty("powercuts.dir", "target/power-cuts")).toAbsolutePath().normalize();
     long seed = Long.getLong("powercuts.seed", System.nanoTime() % 1_000_000);
     LazyFs.unmountIfMounted(dir.resolve("mnt"));
-    deleteTree(dir);
+    dev.gram.testing.Trees.delete(dir);
     Files.createDirectories(dir);
     PowerCutSoak soak = new PowerCutSoak(Path.of(binary), dir, seed);
     System.out.printf("power cuts on LazyFS: %d cuts, %d writers on %d documents per cut, --checkpoint-lag-ms %s,"
@@ -400,16 +400,5 @@ public final class PowerCutSoak {
   /** What a finding is about: its request_id, created path or document, without the details. */
   private static String subject(String finding) {
     return finding.split(" \\(| ×|: ", 2)[0];
-  }
-
-  private static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> s = Files.walk(p)) {
-      for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(f);
-      }
-    }
   }
 }

@@ -277,7 +277,7 @@ class PowerCutTest {
           second.abandon();
         }
       }
-      StoreModelProperties.deleteTree(dir);
+      dev.gram.testing.Trees.delete(dir);
     }
   }
 
@@ -370,7 +370,7 @@ class PowerCutTest {
         disk.cutNow();
         v.abandon();
       }
-      StoreModelProperties.deleteTree(dir);
+      dev.gram.testing.Trees.delete(dir);
     }
   }
 

@@ -190,7 +190,7 @@ class StoreModelProperties {
       }
     } finally {
       t.close();
-      deleteTree(top);
+      dev.gram.testing.Trees.delete(top);
     }
   }
 
@@ -217,13 +217,5 @@ class StoreModelProperties {
         net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.POWER_CUT)));
     return Combinators.combine(kinds, Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 1000))
         .as(Step::new).list().ofMinSize(5).ofMaxSize(40);
-  }
-
-  static void deleteTree(Path dir) throws java.io.IOException {
-    try (var s = Files.walk(dir)) {
-      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

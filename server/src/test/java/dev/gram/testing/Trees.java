@@ -22,4 +22,16 @@ public final class Trees {
       }
     }
   }
+
+  /** Deletes {@code root} and everything under it; nothing there is fine. */
+  public static void delete(Path root) throws IOException {
+    if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
+  }
 }

@@ -98,7 +98,7 @@ class ServerCrashIT {
     for (int i = 0; i < 3; i++) {
       // During the start-up scan, then during a rebuild of an index that was deleted.
       if (i > 0) {
-        deleteTree(dir.resolve("index"));
+        dev.gram.testing.Trees.delete(dir.resolve("index"));
       }
       ServerProcess server = ServerProcess.start(dir, "--no-semantic", "--no-welcome", "--no-stdio");
       Thread.sleep(random.nextInt(800));
@@ -197,16 +197,5 @@ class ServerCrashIT {
       Thread.sleep(100);
     }
     return last;
-  }
-
-  static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var s = Files.walk(p)) {
-      for (Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(f);
-      }
-    }
   }
 }
