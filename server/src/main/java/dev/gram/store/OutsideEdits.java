@@ -22,7 +22,7 @@ final class OutsideEdits {
   /** Take the file as it is (nothing of ours is only in the log, or the file holds it all and more). */
   record Adopt(DocSnapshot disk) implements Decision {}
 
-  /** Same history and state as a revision of ours: touched or copied back, not edited. */
+  /** Same history, and a state we already hold: touched, copied back or read again, not edited. */
   record Touched(FileFingerprint fingerprint, int persisted) implements Decision {}
 
   /** Its edit becomes the revision after ours. */
@@ -52,7 +52,10 @@ final class OutsideEdits {
       if (persisted >= 1
           && persisted <= size
           && ours.revision(persisted - 1).chain().equals(disk.history().revision(persisted - 1).chain())) {
-        if (disk.history().revisions().size() == persisted) {
+        // The file's state is its own last revision, or the one we already hold on top of it (an
+        // edit adopted before, not yet in the file, read again because its stat changed: an
+        // editor's truncate and write land in different clock ticks). Either way nothing is new.
+        if (disk.history().revisions().size() == persisted || disk.hash().equals(mine.hash())) {
           return new Touched(disk.fingerprint(), persisted);
         }
         List<String> topLines = LineDiff.lines(GramWriter.write(disk.requireState()));

@@ -241,6 +241,33 @@ class VaultTest {
     }
   }
 
+  /**
+   * An editor's save is a truncate and a write, often in different clock ticks: the watcher can
+   * read the edited file, then read it again because its modification time moved. The same bytes
+   * read twice are one edit, not an edit and an empty revision after it (the model test met this).
+   */
+  @Test
+  void anEditReadAgainWithANewModificationTimeIsStillOneRevision() throws Exception {
+    try (TestVault t = TestVault.openWithoutTimedCheckpoints(dir)) {
+      CommitReceipt c = t.create("p/a.gram", "A", "Original body.");
+      t.patch("p/a.gram", 0, c.hash(), "r1", ops(set("doc", "d", "x")));
+      t.vault.checkpointNow();
+      Path file = dir.resolve("p/a.gram");
+      Files.writeString(file, Files.readString(file).replaceFirst("Original body\\.", "Edited in an editor."));
+      await(t.vault.refresh(t.vault.paths().document("p/a.gram")));
+      DocSnapshot edited = t.read("p/a.gram");
+      assertThat(edited.rev()).isEqualTo(2);
+      assertThat(edited.head().actor()).isEqualTo("external");
+
+      Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(Instant.now().plusSeconds(5)));
+      await(t.vault.refresh(t.vault.paths().document("p/a.gram")));
+      DocSnapshot again = t.read("p/a.gram");
+      assertThat(again.rev()).as("the same edit read again").isEqualTo(2);
+      assertThat(again.shortHash()).isEqualTo(edited.shortHash());
+      assertThat(t.patch("p/a.gram", 2, again.shortHash(), "r2", ops(set("doc", "d", "y"))).rev()).isEqualTo(3);
+    }
+  }
+
   @Test
   void aHandEditedHistoryIsAnIntegrityErrorAndTheDocumentRefusesWrites() throws Exception {
     Path file;
