@@ -76,6 +76,7 @@ final class LiveIndex implements AutoCloseable {
   private final SearcherManager manager;
   private final ControlledRealTimeReopenThread<IndexSearcher> reopener;
   private final ScheduledExecutorService committer;
+  private final IdleCompaction compaction;
   private final AtomicLong liveGen = new AtomicLong();
   private final AtomicLong backgroundGen = new AtomicLong();
   private final ReentrantLock[] pathLocks = new ReentrantLock[LOCK_STRIPES];
@@ -96,6 +97,7 @@ final class LiveIndex implements AutoCloseable {
     for (int i = 0; i < LOCK_STRIPES; i++) {
       pathLocks[i] = new ReentrantLock();
     }
+    this.compaction = new IdleCompaction(writer);
     this.committer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -185,6 +187,7 @@ final class LiveIndex implements AutoCloseable {
     cfg.setRAMBufferSizeMB(64);
     noMergeOnRefresh(cfg);
     cfg.setMergeScheduler(new BackgroundMerges(background));
+    cfg.setMergePolicy(IdleCompaction.policy());
     cfg.setCommitOnClose(true);
   }
 
@@ -343,6 +346,7 @@ final class LiveIndex implements AutoCloseable {
       if (writer.hasUncommittedChanges()) {
         writer.commit();
       }
+      compaction.tick();
     } catch (IOException | RuntimeException e) {
       LOG.warn("index commit failed: {}", e.toString());
     }

@@ -120,7 +120,9 @@
  * or a small cache), 8 at a time, and writes those units alone again. Before each batch it waits
  * while tool calls are in flight or recalls ended moments ago, at most half a second: the agents
  * are not slowed by it, and it is never starved. Lucene's merges, which rebuild vector graphs, are
- * background work as well ({@link dev.gram.index.BackgroundMerges}). Batching at the ONNX level
+ * background work as well ({@link dev.gram.index.BackgroundMerges}); once the index has been quiet
+ * for a commit period, its small segments are merged into one ({@link
+ * dev.gram.index.IdleCompaction}), because every search pays per segment. Batching at the ONNX level
  * (one padded tensor per batch) was measured and was not faster for this quantized model on CPU.
  *
  * <h2>Searching</h2>
