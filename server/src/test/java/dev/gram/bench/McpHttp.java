@@ -20,13 +20,24 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class McpHttp {
   private final HttpClient client;
+  private final boolean overJdk;
   private final URI mcp;
   private final AtomicLong ids = new AtomicLong();
   private final JsonObject meta = StdioClient.modernMeta("bench");
 
   McpHttp(Vertx vertx, URI mcp, int connections) {
+    this(vertx, mcp, connections, JDK_CLIENT);
+  }
+
+  /**
+   * @param overJdk calls go over the JDK's HTTP client instead of Vert.x's: PushBench's writer,
+   *     whose first call after a pause now and then was never sent by the Vert.x client's pool
+   *     (docs/performance.md, Push)
+   */
+  McpHttp(Vertx vertx, URI mcp, int connections, boolean overJdk) {
     this.mcp = mcp;
-    this.client =
+    this.overJdk = overJdk;
+    this.client = overJdk ? null :
         vertx.createHttpClient(
             new HttpClientOptions()
                 .setKeepAlive(true)
@@ -34,6 +45,16 @@ final class McpHttp {
                 .setDefaultPort(mcp.getPort()),
             new PoolOptions().setHttp1MaxSize(connections));
   }
+
+  /**
+   * With {@code -Dbench.http=jdk} every call goes over the JDK's HTTP client instead: a run that
+   * stalls on one client and not on the other tells whose stall it is. Non-blocking too
+   * ({@code sendAsync}).
+   */
+  private static final boolean JDK_CLIENT = "jdk".equals(System.getProperty("bench.http"));
+
+  private static final java.net.http.HttpClient JDK =
+      java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
 
   /** The call's {@code result}: {@code structuredContent} and {@code isError}. */
   Future<JsonObject> call(String tool, JsonObject arguments) {
@@ -43,6 +64,27 @@ final class McpHttp {
             .put("id", ids.incrementAndGet())
             .put("method", "tools/call")
             .put("params", new JsonObject().put("name", tool).put("arguments", arguments).put("_meta", meta));
+    if (overJdk) {
+      java.net.http.HttpRequest req = java.net.http.HttpRequest.newBuilder(mcp)
+          .timeout(java.time.Duration.ofSeconds(60))
+          .header("Content-Type", "application/json")
+          .header("Accept", "application/json, text/event-stream")
+          .header("MCP-Protocol-Version", "2026-07-28")
+          .header("Mcp-Method", "tools/call")
+          .header("Mcp-Name", tool)
+          .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body.encode()))
+          .build();
+      return Future.fromCompletionStage(JDK.sendAsync(req, java.net.http.HttpResponse.BodyHandlers.ofString()))
+          .compose(resp -> resp.statusCode() == 200 ? Future.succeededFuture(resp.body()) : Future.failedFuture("HTTP " + resp.statusCode()))
+          .map(b -> {
+            JsonObject msg = new JsonObject(b);
+            JsonObject result = msg.getJsonObject("result");
+            if (result == null) {
+              throw new IllegalStateException("JSON-RPC error " + msg.getValue("error"));
+            }
+            return result;
+          });
+    }
     RequestOptions options =
         new RequestOptions()
             .setMethod(HttpMethod.POST)

@@ -45,7 +45,7 @@ final class PushBench {
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
     Vertx writerVertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
     try (ServerProcess server = ServerProcess.start(dir, "--no-semantic", "--no-welcome")) {
-      McpHttp http = new McpHttp(writerVertx, server.mcpUrl(), 8);
+      McpHttp http = new McpHttp(writerVertx, server.mcpUrl(), 8, true);
       JsonObject doc = Bench.await(http.ok("gram_create", new JsonObject().put("path", "push/doc.gram")
           .put("base_revision", (Object) null).put("title", "Push").put("content", "# Push\n\nWatched."))).getJsonObject("doc");
       doc = stdio(server, http, doc, d);
