@@ -62,14 +62,15 @@ final class DocMapper {
   /**
    * One unit of a document as the index will hold it: its key, and what its Lucene document is
    * made from. Two plans with equal signatures make the same Lucene document (but for the
-   * vector), so a commit need not rewrite it. Records are immutable and shared between the states
-   * of a document, so for an unchanged record the comparison is one identity check, and its unit
-   * is only built ({@link #unit()}) when the record did change: planning a commit to a document
-   * of thousands of records costs a walk over them, not thousands of units.
+   * vector), so a commit need not rewrite it. A record's signature is the record and its two
+   * neighbours, whose text it is indexed with. Records are immutable and shared between the states
+   * of a document, so for an unchanged record the comparison is three identity checks, and its
+   * unit is only built ({@link #unit()}) when it or a neighbour did change: planning a commit to a
+   * document of thousands of records costs a walk over them, not thousands of units.
    */
-  record Planned(String key, Object signature, Entity record, Unit section) {
+  record Planned(String key, Object signature, Entity record, Entity before, Entity after, Unit section) {
     Unit unit() {
-      return section != null ? section : recordUnit(record);
+      return section != null ? section : recordUnit(record, before, after);
     }
   }
 
@@ -83,15 +84,19 @@ final class DocMapper {
     List<Planned> out = new ArrayList<>();
     java.util.Map<String, Integer> seen = new java.util.HashMap<>();
     String recordPrefix = path + "\u0000" + Schema.KIND_RECORD + "\u0000";
-    for (Entity r : doc.records()) {
-      if (r.type() != EntityType.RELATION) {
-        out.add(new Planned(recordPrefix + r.id(), r, r, null));
-      }
+    List<Entity> records = DocUnits.searchedRecords(doc);
+    for (int i = 0; i < records.size(); i++) {
+      Entity r = records.get(i);
+      Entity before = i > 0 ? records.get(i - 1) : null;
+      Entity after = i + 1 < records.size() ? records.get(i + 1) : null;
+      // The neighbours' text is part of the unit (DocUnits.near): a record whose neighbour
+      // changed is written again.
+      out.add(new Planned(recordPrefix + r.id(), java.util.Arrays.asList(r, before, after), r, before, after, null));
     }
     for (Unit u : sectionUnits(doc)) {
       String base = path + "\u0000" + u.kind() + "\u0000" + u.entityId() + "\u0000" + u.chunkKey();
       String key = base + "\u0000" + seen.merge(base, 1, Integer::sum);
-      out.add(new Planned(key, List.of(docTitle, String.valueOf(u.context()), u.text(), u.scopes()), null, u));
+      out.add(new Planned(key, List.of(docTitle, String.valueOf(u.context()), u.text(), u.scopes()), null, null, null, u));
     }
     return out;
   }
@@ -158,6 +163,9 @@ final class DocMapper {
     if (Schema.KIND_RECORD.equals(u.kind())) {
       d.add(new TextField(Schema.TITLE, u.titleText(), Store.NO));
       d.add(new TextField(Schema.TITLE_X, u.title(), Store.NO));
+      if (u.near() != null) {
+        d.add(new TextField(Schema.NEAR, u.near(), Store.NO));
+      }
       for (String who : u.record().values("owner")) {
         d.add(new TextField(Schema.WHO, who, Store.NO));
       }

@@ -12,7 +12,7 @@ final class Schema {
    * Bumped whenever the mapping or the analysis changes: an index written with another version is
    * rebuilt from the vault at start.
    */
-  static final String VERSION = "3";
+  static final String VERSION = "4";
 
   /** Commit user-data keys. */
   static final String USER_VERSION = "gram.index.version";
@@ -52,6 +52,8 @@ final class Schema {
   static final String BARE_TITLE = "btitle";
   static final String HEADING = "heading";
   static final String TEXT = "text";
+  /** The text of a record's neighbours in its document ({@link DocUnits#near}), at a low weight. */
+  static final String NEAR = "near";
 
   /** Who a record belongs to (its {@code owner} values, keyword analysis): names in a query boost it. */
   static final String WHO = "who";

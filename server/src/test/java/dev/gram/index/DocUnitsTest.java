@@ -38,6 +38,37 @@ class DocUnitsTest {
     assertThat(String.join(" ", u.get(4).text())).contains("cell", "other").doesNotContain("|");
   }
 
+  private static final String TALK = "@gram 2\ndoc d_t\nt Session\n\n"
+      + "EVT e1\nt Ana: we adopted a puppy\nd We adopted a puppy from the shelter last Saturday\n\n"
+      + "EVT e2\nt Ana: Luna destroyed the cushions\nd Bad news, Luna destroyed the couch cushions\n\n"
+      + "EVT e3\nt Ben: oh no\nd Oh no, puppies chew everything when they are bored\n";
+
+  @Test
+  void anEventIsSearchedAndEmbeddedWithItsNeighbours() {
+    List<DocUnits.Unit> u = units(TALK);
+    DocUnits.Unit middle = u.get(1);
+    // Keyword search reads both neighbours' words (at a low weight, Queries.NEAR_BOOST).
+    assertThat(middle.near()).contains("puppy from the shelter", "puppies chew everything");
+    assertThat(middle.text()).noneMatch(t -> t.contains("puppy"));
+    // The vector reads the event's own text first, then its neighbours' openings.
+    assertThat(middle.embedText()).startsWith("event: Ana: Luna destroyed the cushions. Bad news, Luna destroyed the couch cushions (")
+        .contains("We adopted a puppy").contains("Oh no, puppies chew");
+    assertThat(u.get(0).near()).contains("Luna destroyed");
+  }
+
+  @Test
+  void aTaskIsEmbeddedAloneAndAnAppendedEventChangesOnlyThePreviousVector() {
+    List<DocUnits.Unit> tasks = units("@gram 2\ndoc d_k\nt Tasks\n\nTSK a\nt Order the chairs\n\nTSK b\nt Book the venue\n");
+    assertThat(tasks.get(1).embedText()).isEqualTo("task: Book the venue");
+    assertThat(tasks.get(1).near()).isEqualTo("Order the chairs");
+
+    List<DocUnits.Unit> before = units(TALK);
+    List<DocUnits.Unit> after = units(TALK + "\nEVT e4\nt Ana: she sleeps now\nd She sleeps all afternoon now\n");
+    assertThat(after.get(0).chunkKey()).isEqualTo(before.get(0).chunkKey());
+    assertThat(after.get(1).chunkKey()).isEqualTo(before.get(1).chunkKey());
+    assertThat(after.get(2).chunkKey()).as("e3 now has an event after it").isNotEqualTo(before.get(2).chunkKey());
+  }
+
   @Test
   void aDocumentWithoutBodyIsStillOneUnit() {
     List<DocUnits.Unit> u = units("@gram 2\ndoc d_e\nt Empty doc\n");
