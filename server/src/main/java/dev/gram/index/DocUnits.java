@@ -22,11 +22,10 @@ import java.util.regex.Pattern;
  * record, or a chunk of a body section (the section's heading path, and up to {@link
  * #CHUNK_WORDS} words of its text). Every unit is also the text one embedding vector is computed
  * from (for an event between events, its own text followed by its neighbours' openings, {@link
- * #embeddingContext}); its {@link
- * Unit#chunkKey()} is the hash of that text, so a vector survives every revision that leaves that
- * text alone. A record's unit also carries the text of both its neighbours ({@link #near}), which
- * keyword search reads at a low weight. Pure: no Lucene, no I/O; {@link DocMapper} turns units into Lucene
- * documents.
+ * #embeddingContext}); its {@link Unit#chunkKey()} is the hash of that text, so a vector survives
+ * every revision that leaves that text alone. A record's unit also carries the text of both its
+ * neighbours ({@link #near}), which keyword search reads at a low weight. Pure: no Lucene, no I/O;
+ * {@link DocMapper} turns units into Lucene documents.
  */
 final class DocUnits {
   private DocUnits() {}
@@ -94,13 +93,16 @@ final class DocUnits {
    * that has them.
    */
   static String near(Entity before, Entity after) {
-    String b = before == null ? null : neighbourText(before);
-    String a = after == null ? null : neighbourText(after);
+    String b = before == null ? null : firstWords(neighbourText(before), NEAR_WORDS);
+    String a = after == null ? null : firstWords(neighbourText(after), NEAR_WORDS);
     if (b == null) {
       return a;
     }
     return a == null ? b : b + "\n" + a;
   }
+
+  /** Words of each neighbour a record is searched with: a long neighbour does not swell the index. */
+  static final int NEAR_WORDS = 80;
 
   /** Words of the event before an event that its embedding reads. */
   static final int BEFORE_WORDS = 30;
