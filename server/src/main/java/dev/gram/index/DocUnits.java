@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  * #CHUNK_WORDS} words of its text). Every unit is also the text one embedding vector is computed
  * from (for an event between events, its own text followed by its neighbours' openings, {@link
  * #embeddingContext}); its {@link Unit#chunkKey()} is the hash of that text, so a vector survives
- * every revision that leaves that text alone. A record's unit also carries the text of both its
- * neighbours ({@link #near}), which keyword search reads at a low weight. Pure: no Lucene, no I/O;
+ * every revision that leaves that text alone. An event's unit also carries the text of its
+ * neighbour events ({@link #near}), which keyword search reads at a low weight. Pure: no Lucene, no I/O;
  * {@link DocMapper} turns units into Lucene documents.
  */
 final class DocUnits {
@@ -85,16 +85,21 @@ final class DocUnits {
   }
 
   /**
-   * The text of the records just before and after one (either may be null), or null. A record is
-   * often understood through its neighbours: a turn of a conversation answers the one before it
-   * ("Luna destroyed the couch cushions" follows the news of a new puppy), an event follows the
-   * one that caused it. Their words are indexed with the record at a low weight ({@link
+   * For an event, the text of the events just before and after it (either may be missing), or
+   * null. A turn of a conversation is understood through its neighbours: it answers the one
+   * before it ("Luna destroyed the couch cushions" follows the news of a new puppy), and the reply
+   * after it names its topic. Their words are indexed with the event at a low weight ({@link
    * Queries#NEAR_BOOST}), so they find it when its own text lacks them and never outrank a record
-   * that has them.
+   * that has them. Events only, as for the vectors ({@link #embeddingContext}): a task or a
+   * decision stands alone (on the labelled corpus their neighbours changed nothing), and an index
+   * without such text costs no lookups in it.
    */
-  static String near(Entity before, Entity after) {
-    String b = before == null ? null : firstWords(neighbourText(before), NEAR_WORDS);
-    String a = after == null ? null : firstWords(neighbourText(after), NEAR_WORDS);
+  static String near(Entity r, Entity before, Entity after) {
+    if (r.type() != EntityType.EVENT) {
+      return null;
+    }
+    String b = before != null && before.type() == EntityType.EVENT ? firstWords(neighbourText(before), NEAR_WORDS) : null;
+    String a = after != null && after.type() == EntityType.EVENT ? firstWords(neighbourText(after), NEAR_WORDS) : null;
     if (b == null) {
       return a;
     }
@@ -199,7 +204,7 @@ final class DocUnits {
         r.values("s"),
         e,
         key(e),
-        near(before, after));
+        near(r, before, after));
   }
 
   /** Fields the embedding leaves out: the description and status are there already or say little. */
