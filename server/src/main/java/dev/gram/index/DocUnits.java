@@ -95,15 +95,7 @@ final class DocUnits {
    * without such text costs no lookups in it.
    */
   static String near(Entity r, Entity before, Entity after) {
-    if (r.type() != EntityType.EVENT) {
-      return null;
-    }
-    String b = before != null && before.type() == EntityType.EVENT ? firstWords(neighbourText(before), NEAR_WORDS) : null;
-    String a = after != null && after.type() == EntityType.EVENT ? firstWords(neighbourText(after), NEAR_WORDS) : null;
-    if (b == null) {
-      return a;
-    }
-    return a == null ? b : b + "\n" + a;
+    return neighbours(r, before, NEAR_WORDS, after, NEAR_WORDS, "\n");
   }
 
   /** Words of each neighbour a record is searched with: a long neighbour does not swell the index. */
@@ -127,15 +119,20 @@ final class DocUnits {
    * embeds about two units per new event.
    */
   static String embeddingContext(Entity r, Entity before, Entity after) {
+    return neighbours(r, before, BEFORE_WORDS, after, AFTER_WORDS, " / ");
+  }
+
+  /** For an event, the first words of the events beside it, joined; null for other records or none. */
+  private static String neighbours(Entity r, Entity before, int beforeWords, Entity after, int afterWords, String join) {
     if (r.type() != EntityType.EVENT) {
       return null;
     }
-    String b = before != null && before.type() == EntityType.EVENT ? firstWords(neighbourText(before), BEFORE_WORDS) : null;
-    String a = after != null && after.type() == EntityType.EVENT ? firstWords(neighbourText(after), AFTER_WORDS) : null;
+    String b = before != null && before.type() == EntityType.EVENT ? firstWords(neighbourText(before), beforeWords) : null;
+    String a = after != null && after.type() == EntityType.EVENT ? firstWords(neighbourText(after), afterWords) : null;
     if (b == null) {
       return a;
     }
-    return a == null ? b : b + " / " + a;
+    return a == null ? b : b + join + a;
   }
 
   private static String firstWords(String t, int n) {
