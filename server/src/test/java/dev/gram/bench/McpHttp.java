@@ -65,25 +65,7 @@ final class McpHttp {
             .put("method", "tools/call")
             .put("params", new JsonObject().put("name", tool).put("arguments", arguments).put("_meta", meta));
     if (overJdk) {
-      java.net.http.HttpRequest req = java.net.http.HttpRequest.newBuilder(mcp)
-          .timeout(java.time.Duration.ofSeconds(60))
-          .header("Content-Type", "application/json")
-          .header("Accept", "application/json, text/event-stream")
-          .header("MCP-Protocol-Version", "2026-07-28")
-          .header("Mcp-Method", "tools/call")
-          .header("Mcp-Name", tool)
-          .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body.encode()))
-          .build();
-      return Future.fromCompletionStage(JDK.sendAsync(req, java.net.http.HttpResponse.BodyHandlers.ofString()))
-          .compose(resp -> resp.statusCode() == 200 ? Future.succeededFuture(resp.body()) : Future.failedFuture("HTTP " + resp.statusCode()))
-          .map(b -> {
-            JsonObject msg = new JsonObject(b);
-            JsonObject result = msg.getJsonObject("result");
-            if (result == null) {
-              throw new IllegalStateException("JSON-RPC error " + msg.getValue("error"));
-            }
-            return result;
-          });
+      return overJdk(tool, body);
     }
     RequestOptions options =
         new RequestOptions()
@@ -100,14 +82,32 @@ final class McpHttp {
         .request(options)
         .compose(req -> req.send(Buffer.buffer(body.encode())))
         .compose(resp -> resp.statusCode() == 200 ? resp.body() : Future.failedFuture("HTTP " + resp.statusCode()))
-        .map(b -> {
-          JsonObject msg = b.toJsonObject();
-          JsonObject result = msg.getJsonObject("result");
-          if (result == null) {
-            throw new IllegalStateException("JSON-RPC error " + msg.getValue("error"));
-          }
-          return result;
-        });
+        .map(b -> resultOf(b.toString()));
+  }
+
+  private Future<JsonObject> overJdk(String tool, JsonObject body) {
+    java.net.http.HttpRequest req = java.net.http.HttpRequest.newBuilder(mcp)
+        .timeout(java.time.Duration.ofSeconds(60))
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", tool)
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body.encode()))
+        .build();
+    return Future.fromCompletionStage(JDK.sendAsync(req, java.net.http.HttpResponse.BodyHandlers.ofString()))
+        .compose(resp -> resp.statusCode() == 200 ? Future.succeededFuture(resp.body()) : Future.failedFuture("HTTP " + resp.statusCode()))
+        .map(McpHttp::resultOf);
+  }
+
+  /** The {@code result} of a JSON-RPC answer; fails on a JSON-RPC error. */
+  private static JsonObject resultOf(String answer) {
+    JsonObject msg = new JsonObject(answer);
+    JsonObject result = msg.getJsonObject("result");
+    if (result == null) {
+      throw new IllegalStateException("JSON-RPC error " + msg.getValue("error"));
+    }
+    return result;
   }
 
   /** The structured content of a successful call; fails on a tool error. */
