@@ -39,7 +39,7 @@ import org.apache.lucene.util.BytesRef;
  * nowhere in the index is looked up by edit distance (one edit up to six letters, two beyond), so
  * a typo still finds what was meant; several words also score as a loose phrase.
  *
- * <p>Why one class of about 420 lines: every lexical query the index runs, with its boosts, is
+ * <p>Why one class of about 470 lines: every lexical query the index runs, with its boosts, is
  * built here and nowhere else, so how a word scores can be read and tuned in one place (as the
  * fields are in {@link DocMapper}).
  */
@@ -250,17 +250,23 @@ final class Queries {
   static Keyword keyword(Parsed p, IndexSearcher searcher) throws IOException {
     List<Word> words = p.words();
     List<Query> perWord = new ArrayList<>(words.size());
+    // Which phrase fields hold every word as written: a phrase with a word its field lacks
+    // cannot match, and building its weight looks every word up again.
+    boolean[] phraseable = new boolean[PHRASE_FIELDS.length];
+    java.util.Arrays.fill(phraseable, true);
     for (Word w : words) {
-      perWord.add(wordQuery(w, searcher));
+      perWord.add(wordQuery(w, searcher, phraseable));
     }
     List<Query> extras = new ArrayList<>();
     for (String t : p.exact()) {
       extras.add(new BoostQuery(new TermQuery(new Term(Schema.IDENT, t)), ID_BOOST));
     }
     if (words.size() >= 2) {
-      extras.add(new BoostQuery(phrase(Schema.TITLE, words, 2), TITLE_BOOST));
-      extras.add(new BoostQuery(phrase(Schema.HEADING, words, 2), HEADING_BOOST));
-      extras.add(new BoostQuery(phrase(Schema.TEXT, words, 4), TEXT_BOOST));
+      for (int i = 0; i < PHRASE_FIELDS.length; i++) {
+        if (phraseable[i]) {
+          extras.add(new BoostQuery(phrase(PHRASE_FIELDS[i], words, PHRASE_SLOPS[i]), PHRASE_BOOSTS[i]));
+        }
+      }
     }
     List<BytesRef> names = new ArrayList<>();
     for (Word w : words) {
@@ -286,7 +292,11 @@ final class Queries {
       all = main.build();
     }
     BooleanQuery.Builder main = new BooleanQuery.Builder();
-    perWord.forEach(q -> main.add(q, Occur.SHOULD));
+    for (Query q : perWord) {
+      if (!(q instanceof MatchNoDocsQuery)) {
+        main.add(q, Occur.SHOULD);
+      }
+    }
     if (!words.isEmpty() || !p.dates().spans().isEmpty()) {
       extras.forEach(q -> main.add(q, Occur.SHOULD));
     }
@@ -295,45 +305,72 @@ final class Queries {
     return new Keyword(all, any);
   }
 
+  /** The fields a word is searched in, and each one's weight. */
+  private static final String[] WORD_FIELDS =
+      {Schema.TITLE, Schema.HEADING, Schema.DTITLE, Schema.BARE_TITLE, Schema.TEXT, Schema.NEAR};
+  private static final float[] WORD_BOOSTS =
+      {TITLE_BOOST, HEADING_BOOST, DOC_TITLE_BOOST, BARE_TITLE_BOOST, TEXT_BOOST, NEAR_BOOST};
+  /** The fields the words score in again as a loose phrase, each one's slop and weight. */
+  private static final String[] PHRASE_FIELDS = {Schema.TITLE, Schema.HEADING, Schema.TEXT};
+  private static final int[] PHRASE_SLOPS = {2, 2, 4};
+  private static final float[] PHRASE_BOOSTS = {TITLE_BOOST, HEADING_BOOST, TEXT_BOOST};
+
   /**
    * A word's score: the best of its fields, each field the word as written plus its stem at half;
-   * a person's name (an {@code owner} value somewhere) at {@link #NAME_WEIGHT}.
+   * a person's name (an {@code owner} value somewhere) at {@link #NAME_WEIGHT}. Only the terms
+   * some unit has become clauses (a clause that matches nothing scores nothing, and costs a weight
+   * and a scorer per search); a word found nowhere, typos included, is a {@link MatchNoDocsQuery}.
+   * Clears {@code phraseable[i]} when {@link #PHRASE_FIELDS}{@code [i]} lacks the word as written.
    */
-  private static Query wordQuery(Word w, IndexSearcher searcher) throws IOException {
-    String[] fields = {Schema.TITLE, Schema.HEADING, Schema.DTITLE, Schema.BARE_TITLE, Schema.TEXT, Schema.NEAR};
-    float[] boosts = {TITLE_BOOST, HEADING_BOOST, DOC_TITLE_BOOST, BARE_TITLE_BOOST, TEXT_BOOST, NEAR_BOOST};
-    List<Query> perField = new ArrayList<>(fields.length);
+  private static Query wordQuery(Word w, IndexSearcher searcher, boolean[] phraseable) throws IOException {
+    List<Query> perField = new ArrayList<>(WORD_FIELDS.length);
     boolean known = false;
-    for (int i = 0; i < fields.length; i++) {
-      BooleanQuery.Builder b = new BooleanQuery.Builder();
-      known |= addTerm(b, searcher, new Term(fields[i], w.term()), boosts[i]);
+    for (int i = 0; i < WORD_FIELDS.length; i++) {
+      List<Query> terms = new ArrayList<>(2);
+      boolean asWritten = addTerm(terms, searcher, new Term(WORD_FIELDS[i], w.term()), WORD_BOOSTS[i]);
       if (w.stem() != null) {
-        known |= addTerm(b, searcher, new Term(fields[i], w.stem()), boosts[i] * STEM_WEIGHT);
+        addTerm(terms, searcher, new Term(WORD_FIELDS[i], w.stem()), WORD_BOOSTS[i] * STEM_WEIGHT);
       }
-      perField.add(b.build());
+      for (int j = 0; j < PHRASE_FIELDS.length; j++) {
+        if (PHRASE_FIELDS[j].equals(WORD_FIELDS[i]) && !asWritten) {
+          phraseable[j] = false;
+        }
+      }
+      if (terms.size() == 1) {
+        perField.add(terms.get(0));
+      } else if (terms.size() == 2) {
+        perField.add(new BooleanQuery.Builder().add(terms.get(0), Occur.SHOULD).add(terms.get(1), Occur.SHOULD).build());
+      }
+      known |= !terms.isEmpty();
     }
     int len = w.term().codePointCount(0, w.term().length());
     if (!known && len >= 4 && !w.term().chars().allMatch(Character::isDigit)) {
       Typos.Expansion typo = Typos.of(w.term(), len >= 7 ? 2 : 1);
-      for (int i = 0; i < fields.length; i++) {
-        perField.add(typo.query(fields[i], boosts[i] * FUZZY_WEIGHT));
+      for (int i = 0; i < WORD_FIELDS.length; i++) {
+        perField.add(typo.query(WORD_FIELDS[i], WORD_BOOSTS[i] * FUZZY_WEIGHT));
       }
     }
-    Query q = new DisjunctionMaxQuery(perField, FIELD_TIE);
+    if (perField.isEmpty()) {
+      return new MatchNoDocsQuery("no unit has " + w.term());
+    }
+    Query q = perField.size() == 1 ? perField.get(0) : new DisjunctionMaxQuery(perField, FIELD_TIE);
     boolean name = known && TermStates.build(searcher, new Term(Schema.WHO, w.term()), true).docFreq() > 0;
     return name ? new BoostQuery(q, NAME_WEIGHT) : q;
   }
 
   /**
-   * Adds a clause for {@code term}; true if some unit has it. The term is looked up in every
+   * Adds a clause for {@code term} if some unit has it; true if so. The term is looked up in every
    * segment once, here: the query keeps what was found, so neither pass of the recall (all words,
    * then any word) looks it up again.
    */
-  private static boolean addTerm(BooleanQuery.Builder b, IndexSearcher searcher, Term term, float boost)
+  private static boolean addTerm(List<Query> clauses, IndexSearcher searcher, Term term, float boost)
       throws IOException {
     TermStates states = TermStates.build(searcher, term, true);
-    b.add(new BoostQuery(new TermQuery(term, states), boost), Occur.SHOULD);
-    return states.docFreq() > 0;
+    if (states.docFreq() == 0) {
+      return false;
+    }
+    clauses.add(new BoostQuery(new TermQuery(term, states), boost));
+    return true;
   }
 
   private static Query phrase(String field, List<Word> words, int slop) {
