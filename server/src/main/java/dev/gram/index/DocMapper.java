@@ -153,10 +153,9 @@ final class DocMapper {
     d.add(new StringField(Schema.EID, u.entityId(), Store.YES));
     d.add(new BinaryDocValuesField(Schema.ENTITY_KEY, new BytesRef(Schema.entityKey(path, u.entityId()))));
     d.add(new TextField(Schema.IDENT, u.entityId(), Store.NO));
-    d.add(new StoredField(Schema.STITLE, u.title()));
-    if (u.status() != null) {
-      d.add(new StoredField(Schema.STATUS, u.status()));
-    }
+    d.add(new BinaryDocValuesField(Schema.HIT,
+        new HitFields(path, u.entityId(), u.type(), u.title(), u.status(),
+            Schema.KIND_RECORD.equals(u.kind()) ? null : u.context()).encode()));
     for (String s : u.scopes()) {
       d.add(new StringField(Schema.SCOPE, s, Store.NO));
     }
@@ -175,7 +174,6 @@ final class DocMapper {
       d.add(new TextField(bare ? Schema.BARE_TITLE : Schema.DTITLE, docTitle, Store.NO));
       d.add(new TextField(Schema.TITLE_X, docTitle, Store.NO));
       if (u.context() != null) {
-        d.add(new StoredField(Schema.CONTEXT, u.context()));
         d.add(new TextField(Schema.HEADING, u.context(), Store.NO));
         d.add(new TextField(Schema.HEADING_X, u.context(), Store.NO));
       }

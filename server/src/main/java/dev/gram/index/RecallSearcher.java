@@ -178,10 +178,11 @@ final class RecallSearcher implements Recall {
       req.stop().check();
       int from = Math.min(req.offset(), ranked.size());
       int to = Math.min(req.offset() + req.topK(), ranked.size());
-      List<RecallResult.Hit> hits = new ArrayList<>(to - from);
-      StoredFields stored = s.storedFields();
-      for (Candidate c : ranked.subList(from, to)) {
-        hits.add(hit(s, stored, c, qv));
+      List<Candidate> page = ranked.subList(from, to);
+      HitFields[] shown = HitFields.of(s, page.stream().mapToInt(Candidate::doc).toArray());
+      List<RecallResult.Hit> hits = new ArrayList<>(page.size());
+      for (int i = 0; i < shown.length; i++) {
+        hits.add(hit(s, page.get(i), shown[i], qv));
       }
       int pending = ledger.pendingFiles();
       boolean partial = pending > 0 || !vault.scanComplete() || visible < index.backgroundGeneration();
@@ -299,11 +300,7 @@ final class RecallSearcher implements Recall {
   }
 
   private static final Set<String> KEY_FIELDS = Set.of(Schema.PATH, Schema.EID);
-  private static final Set<String> HIT_FIELDS =
-      Set.of(Schema.PATH, Schema.EID, Schema.TYPE, Schema.STITLE, Schema.STATUS, Schema.CONTEXT);
-
-  private RecallResult.Hit hit(IndexSearcher s, StoredFields stored, Candidate c, float[] qv) throws IOException {
-    Document d = stored.document(c.doc(), HIT_FIELDS);
+  private RecallResult.Hit hit(IndexSearcher s, Candidate c, HitFields d, float[] qv) throws IOException {
     Float cos = c.cosine();
     if (cos == null && qv != null) {
       float[] v = vectorOf(s, c.doc());
@@ -317,16 +314,16 @@ final class RecallSearcher implements Recall {
     }
     // Units keep no revision of their own (an unchanged unit is not rewritten by a commit): the
     // document's identity is what the index holds for the whole document.
-    String path = d.get(Schema.PATH);
+    String path = d.path();
     IndexLedger.Entry e = ledger.get(path);
     DocSnapshot now = e == null ? vault.peek(path) : null;
     return new RecallResult.Hit(
         path,
-        d.get(Schema.EID),
-        d.get(Schema.TYPE),
-        d.get(Schema.STITLE),
-        d.get(Schema.STATUS),
-        d.get(Schema.CONTEXT),
+        d.entityId(),
+        d.type(),
+        d.title(),
+        d.status(),
+        d.context(),
         cos,
         e != null ? e.rev() : now == null ? 0 : now.rev(),
         e != null ? e.hash() : now == null ? null : now.hash());

@@ -12,7 +12,7 @@ final class Schema {
    * Bumped whenever the mapping or the analysis changes: an index written with another version is
    * rebuilt from the vault at start.
    */
-  static final String VERSION = "4";
+  static final String VERSION = "5";
 
   /** Commit user-data keys. */
   static final String USER_VERSION = "gram.index.version";
@@ -77,11 +77,11 @@ final class Schema {
     return path + "#" + entityId;
   }
 
-  // Stored for the answer.
+  // Stored: the entity id, for a unit read by something other than a recall's page.
   static final String EID = "eid";
-  static final String STITLE = "stitle";
-  static final String STATUS = "status";
-  static final String CONTEXT = "ctx";
+
+  /** Doc values: what a hit shows of the unit ({@link HitFields}). */
+  static final String HIT = "hit";
 
   // Semantic.
   static final String CHUNK = "chunk";
