@@ -195,13 +195,16 @@ final class Queries {
       String q = query.strip();
       String first = firstWord(q);
       return new Parsed(query, d, Queries.words(d.rest()), exactTerms(d.rest()), AutoMode.isQuestion(q),
-          first.equals("when") || q.toLowerCase(java.util.Locale.ROOT).matches("(what|which) (date|day|month|year)\\b.*"));
+          first.equals("when") || ASKS_DATE.matcher(q).lookingAt());
     }
 
     /** A sentence, not a few words: scored by BM25 over its words, never all-words-first. */
     boolean sentence() {
       return question || words.size() > SHORT_QUERY_WORDS;
     }
+
+    private static final Pattern ASKS_DATE =
+        Pattern.compile("(what|which) (date|day|month|year)\\b", Pattern.CASE_INSENSITIVE);
 
     private static String firstWord(String q) {
       int end = 0;
@@ -254,8 +257,9 @@ final class Queries {
     // cannot match, and building its weight looks every word up again.
     boolean[] phraseable = new boolean[PHRASE_FIELDS.length];
     java.util.Arrays.fill(phraseable, true);
+    TermLookup lookup = new TermLookup(searcher);
     for (Word w : words) {
-      perWord.add(wordQuery(w, searcher, phraseable));
+      perWord.add(wordQuery(w, lookup, phraseable));
     }
     List<Query> extras = new ArrayList<>();
     for (String t : p.exact()) {
@@ -322,14 +326,14 @@ final class Queries {
    * and a scorer per search); a word found nowhere, typos included, is a {@link MatchNoDocsQuery}.
    * Clears {@code phraseable[i]} when {@link #PHRASE_FIELDS}{@code [i]} lacks the word as written.
    */
-  private static Query wordQuery(Word w, IndexSearcher searcher, boolean[] phraseable) throws IOException {
+  private static Query wordQuery(Word w, TermLookup lookup, boolean[] phraseable) throws IOException {
     List<Query> perField = new ArrayList<>(WORD_FIELDS.length);
     boolean known = false;
     for (int i = 0; i < WORD_FIELDS.length; i++) {
       List<Query> terms = new ArrayList<>(2);
-      boolean asWritten = addTerm(terms, searcher, new Term(WORD_FIELDS[i], w.term()), WORD_BOOSTS[i]);
+      boolean asWritten = addTerm(terms, lookup, new Term(WORD_FIELDS[i], w.term()), WORD_BOOSTS[i]);
       if (w.stem() != null) {
-        addTerm(terms, searcher, new Term(WORD_FIELDS[i], w.stem()), WORD_BOOSTS[i] * STEM_WEIGHT);
+        addTerm(terms, lookup, new Term(WORD_FIELDS[i], w.stem()), WORD_BOOSTS[i] * STEM_WEIGHT);
       }
       for (int j = 0; j < PHRASE_FIELDS.length; j++) {
         if (PHRASE_FIELDS[j].equals(WORD_FIELDS[i]) && !asWritten) {
@@ -354,7 +358,7 @@ final class Queries {
       return new MatchNoDocsQuery("no unit has " + w.term());
     }
     Query q = perField.size() == 1 ? perField.get(0) : new DisjunctionMaxQuery(perField, FIELD_TIE);
-    boolean name = known && TermStates.build(searcher, new Term(Schema.WHO, w.term()), true).docFreq() > 0;
+    boolean name = known && lookup.states(new Term(Schema.WHO, w.term())).docFreq() > 0;
     return name ? new BoostQuery(q, NAME_WEIGHT) : q;
   }
 
@@ -363,9 +367,9 @@ final class Queries {
    * segment once, here: the query keeps what was found, so neither pass of the recall (all words,
    * then any word) looks it up again.
    */
-  private static boolean addTerm(List<Query> clauses, IndexSearcher searcher, Term term, float boost)
+  private static boolean addTerm(List<Query> clauses, TermLookup lookup, Term term, float boost)
       throws IOException {
-    TermStates states = TermStates.build(searcher, term, true);
+    TermStates states = lookup.states(term);
     if (states.docFreq() == 0) {
       return false;
     }
