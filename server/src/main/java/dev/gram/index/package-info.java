@@ -134,9 +134,11 @@
  * shortens a page. Keyword mode scores a sentence by BM25 over its words, each word in the best
  * field it occurs in, a person's name at less than other words (names recur everywhere in a
  * conversation) but boosting that person's own records; only a short query is first matched
- * whole. Hits are collapsed to one per entity (a document's best section); when a page is short
- * after collapsing, the search fetches deeper. Hybrid fuses the keyword and semantic rankings by a
- * convex combination of their min-max normalized scores. A recall waits for writes and searches
+ * whole. Its terms are looked up once per recall ({@link dev.gram.index.TermLookup}), and a term
+ * no unit has makes no clause. Hits are collapsed to one per entity (a document's best section);
+ * when a page is short after collapsing, the search fetches deeper. A page reads what it shows from
+ * doc values ({@link dev.gram.index.HitFields}), never from stored fields. Hybrid fuses the keyword
+ * and semantic rankings by a convex combination of their min-max normalized scores. A recall waits for writes and searches
  * only while its caller still wants the answer ({@link dev.gram.index.RecallRequest.Stop}). See
  * {@code docs/recall.md} for the modes, the exact-mode and date rules, and the measurements behind
  * the choices.
