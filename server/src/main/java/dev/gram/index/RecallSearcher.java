@@ -309,6 +309,7 @@ final class RecallSearcher implements Recall {
   }
 
   private static final Set<String> KEY_FIELDS = Set.of(Schema.PATH, Schema.EID);
+
   private RecallResult.Hit hit(IndexSearcher s, Candidate c, HitFields d, float[] qv) throws IOException {
     Float cos = c.cosine();
     if (cos == null && qv != null) {
