@@ -2,12 +2,6 @@ package dev.gram.index;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
-import org.apache.lucene.index.BinaryDocValues;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.store.ByteArrayDataOutput;
@@ -63,30 +57,16 @@ record HitFields(String path, String entityId, String type, String title, String
   }
 
   /**
-   * The hit fields of each of {@code docs} (top-level document numbers), read in document order,
-   * as a doc values iterator only moves forward.
+   * The hit fields of each of {@code docs} (top-level document numbers), in their order.
    */
   static HitFields[] of(IndexSearcher s, int[] docs) throws IOException {
-    Integer[] order = new Integer[docs.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparingInt(i -> docs[i]));
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     HitFields[] out = new HitFields[docs.length];
-    LeafReaderContext leaf = null;
-    BinaryDocValues values = null;
-    for (int i : order) {
-      int doc = docs[i];
-      if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
-        leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-        values = leaf.reader().getBinaryDocValues(Schema.HIT);
-      }
-      if (values == null || !values.advanceExact(doc - leaf.docBase)) {
+    BinaryValues.visit(s, docs, Schema.HIT, (i, doc, value) -> {
+      if (value == null) {
         throw new IllegalStateException("unit " + doc + " has no " + Schema.HIT + " value");
       }
-      out[i] = decode(values.binaryValue());
-    }
+      out[i] = decode(value);
+    });
     return out;
   }
 }

@@ -6,14 +6,11 @@ import dev.gram.store.Vault;
 import io.vertx.core.Future;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
@@ -275,36 +272,27 @@ final class RecallSearcher implements Recall {
   }
 
   /**
-   * The {@link Schema#ENTITY_KEY} of each of {@code docs}, read in document order (a doc values
-   * iterator only moves forward); from stored fields for a unit indexed without it.
+   * The {@link Schema#ENTITY_KEY} of each of {@code docs}, in their order; from stored fields for a
+   * unit indexed without it.
    */
   static String[] entityKeys(IndexSearcher s, ScoreDoc[] docs) throws IOException {
-    Integer[] order = new Integer[docs.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
+    int[] ids = new int[docs.length];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = docs[i].doc;
     }
-    Arrays.sort(order, Comparator.comparingInt(i -> docs[i].doc));
-    List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     String[] keys = new String[docs.length];
-    LeafReaderContext leaf = null;
-    BinaryDocValues values = null;
-    StoredFields stored = null;
-    for (int i : order) {
-      int doc = docs[i].doc;
-      if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
-        leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-        values = leaf.reader().getBinaryDocValues(Schema.ENTITY_KEY);
-      }
-      if (values != null && values.advanceExact(doc - leaf.docBase)) {
-        keys[i] = values.binaryValue().utf8ToString();
+    StoredFields[] stored = new StoredFields[1];
+    BinaryValues.visit(s, ids, Schema.ENTITY_KEY, (i, doc, value) -> {
+      if (value != null) {
+        keys[i] = value.utf8ToString();
       } else {
-        if (stored == null) {
-          stored = s.storedFields();
+        if (stored[0] == null) {
+          stored[0] = s.storedFields();
         }
-        Document d = stored.document(doc, KEY_FIELDS);
+        Document d = stored[0].document(doc, KEY_FIELDS);
         keys[i] = Schema.entityKey(d.get(Schema.PATH), d.get(Schema.EID));
       }
-    }
+    });
     return keys;
   }
 
