@@ -46,6 +46,7 @@ final class RecallSearcher implements Recall {
   private final SearchActivity searches;
   private final AutoMode auto;
   private final HybridFusion fusion;
+  private final RecentRankings recent = new RecentRankings();
 
   RecallSearcher(
       Vault vault,
@@ -150,27 +151,15 @@ final class RecallSearcher implements Recall {
       int need = req.offset() + req.topK() + 1;
       float[] qv = wantsVectors ? enc.embedQuery(req.query()) : null;
       req.stop().check();
-      List<Candidate> ranked;
-      switch (used) {
-        case EXACT:
-          ranked = lexical(s, Queries.exact(req.query()), filter, need);
-          break;
-        case SEMANTIC:
-          ranked = vector(s, qv, filter, need);
-          break;
-        case HYBRID:
-          {
-            int depth = Math.max(need, FUSE_DEPTH);
-            List<Candidate> lexical = keywordHits(s, parsed, filter, depth);
-            req.stop().check();
-            ranked = fusion.fuse(lexical, vector(s, qv, filter, depth), !parsed.dates().spans().isEmpty());
-            break;
-          }
-        case KEYWORD:
-        default:
-          ranked = keywordHits(s, parsed, filter, need);
-          used = RecallRequest.Mode.KEYWORD;
-          break;
+      if (used != RecallRequest.Mode.EXACT && used != RecallRequest.Mode.SEMANTIC && used != RecallRequest.Mode.HYBRID) {
+        used = RecallRequest.Mode.KEYWORD;
+      }
+      Object reader = s.getIndexReader().getReaderCacheHelper() == null ? null : s.getIndexReader().getReaderCacheHelper().getKey();
+      RecentRankings.Key key = new RecentRankings.Key(req.query(), used, req.filters(), need);
+      List<Candidate> ranked = recent.get(reader, key);
+      if (ranked == null) {
+        ranked = rank(s, used, parsed, req, filter, need, qv);
+        recent.put(reader, key, ranked);
       }
       req.stop().check();
       int from = Math.min(req.offset(), ranked.size());
@@ -194,6 +183,26 @@ final class RecallSearcher implements Recall {
           qv != null ? ledger.unembedded() : 0);
     } finally {
       index.release(s);
+    }
+  }
+
+  /** The candidates of one recall, best first, at least {@code need} when there are as many. */
+  private List<Candidate> rank(IndexSearcher s, RecallRequest.Mode used, Queries.Parsed parsed, RecallRequest req,
+      Query filter, int need, float[] qv) throws IOException {
+    switch (used) {
+      case EXACT:
+        return lexical(s, Queries.exact(req.query()), filter, need);
+      case SEMANTIC:
+        return vector(s, qv, filter, need);
+      case HYBRID:
+        {
+          int depth = Math.max(need, FUSE_DEPTH);
+          List<Candidate> lexical = keywordHits(s, parsed, filter, depth);
+          req.stop().check();
+          return fusion.fuse(lexical, vector(s, qv, filter, depth), !parsed.dates().spans().isEmpty());
+        }
+      default:
+        return keywordHits(s, parsed, filter, need);
     }
   }
 

@@ -69,6 +69,27 @@ class ReadYourWritesTest {
     }
   }
 
+  /**
+   * A recall asked again while nothing changed is answered from the ranking kept for it; a write
+   * in between must still be found by the same question asked again, and a deleted record lost.
+   */
+  @Test
+  void theSameRecallAskedAgainSeesTheWriteBetween() throws Exception {
+    try (GramTestServer s = GramTestServer.start(dir.resolve("vault"), "--no-semantic")) {
+      CommitReceipt r = Fixtures.create(s, "rw/zoo.gram", "Zoo", "# Zoo\n\nAnimals.");
+      r = Fixtures.patch(s, "rw/zoo.gram", r.rev(), r.hash(), "req-1",
+          new JsonArray().add(add(record("task", "w1", "Weigh the wombat"))));
+      assertThat(ids(recall(s, "wombat"))).containsExactly("rw/zoo.gram#w1");
+      assertThat(ids(recall(s, "wombat"))).containsExactly("rw/zoo.gram#w1");
+      r = Fixtures.patch(s, "rw/zoo.gram", r.rev(), r.hash(), "req-2",
+          new JsonArray().add(add(record("task", "w2", "Wash the wombat"))));
+      assertThat(ids(recall(s, "wombat"))).containsExactlyInAnyOrder("rw/zoo.gram#w1", "rw/zoo.gram#w2");
+      r = Fixtures.patch(s, "rw/zoo.gram", r.rev(), r.hash(), "req-3",
+          new JsonArray().add(new JsonObject().put("op", "del").put("entity", "w1")));
+      assertThat(ids(recall(s, "wombat"))).containsExactly("rw/zoo.gram#w2");
+    }
+  }
+
   @Test
   void concurrentWritersAndReadersAlwaysSeeEveryReceipt() throws Exception {
     int writers = 4;
