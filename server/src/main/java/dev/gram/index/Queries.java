@@ -37,9 +37,11 @@ import org.apache.lucene.util.BytesRef;
  * in the query (4) above all. In keyword
  * mode a word as written scores its stem too, so exact words outrank other forms; a word found
  * nowhere in the index is looked up by edit distance (one edit up to six letters, two beyond), so
- * a typo still finds what was meant; several words also score as a loose phrase.
+ * a typo still finds what was meant; several words also score as a loose phrase. The keyword
+ * queries are built for one searcher, their leaves rewritten by it, and handed to Lucene as a
+ * {@link PreparedQuery}.
  *
- * <p>Why one class of about 470 lines: every lexical query the index runs, with its boosts, is
+ * <p>Why one class of about 490 lines: every lexical query the index runs, with its boosts, is
  * built here and nowhere else, so how a word scores can be read and tuned in one place (as the
  * fields are in {@link DocMapper}).
  */
@@ -259,7 +261,7 @@ final class Queries {
     java.util.Arrays.fill(phraseable, true);
     TermLookup lookup = new TermLookup(searcher);
     for (Word w : words) {
-      perWord.add(wordQuery(w, lookup, phraseable));
+      perWord.add(wordQuery(w, lookup, phraseable, searcher));
     }
     List<Query> extras = new ArrayList<>();
     for (String t : p.exact()) {
@@ -268,7 +270,8 @@ final class Queries {
     if (words.size() >= 2) {
       for (int i = 0; i < PHRASE_FIELDS.length; i++) {
         if (phraseable[i]) {
-          extras.add(new BoostQuery(phrase(PHRASE_FIELDS[i], words, PHRASE_SLOPS[i]), PHRASE_BOOSTS[i]));
+          Query phrase = PreparedQuery.leaf(searcher, phrase(PHRASE_FIELDS[i], words, PHRASE_SLOPS[i]));
+          extras.add(new BoostQuery(phrase, PHRASE_BOOSTS[i]));
         }
       }
     }
@@ -278,11 +281,12 @@ final class Queries {
     }
     if (!names.isEmpty()) {
       // Records owned by a person the query names: the teller of a turn, the owner of a task.
-      extras.add(new BoostQuery(new ConstantScoreQuery(new TermInSetQuery(Schema.WHO, names)), OWNER_BOOST));
+      Query owned = PreparedQuery.leaf(searcher, new ConstantScoreQuery(new TermInSetQuery(Schema.WHO, names)));
+      extras.add(new BoostQuery(owned, OWNER_BOOST));
     }
     if (p.asksWhen()) {
       Query dated = LongRange.newIntersectsQuery(Schema.DATE_DEFAULT, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE});
-      extras.add(new BoostQuery(new ConstantScoreQuery(dated), WHEN_BOOST));
+      extras.add(new BoostQuery(PreparedQuery.leaf(searcher, new ConstantScoreQuery(dated)), WHEN_BOOST));
     }
     Query all = null;
     if (words.size() >= 2 && !p.sentence()) {
@@ -292,8 +296,8 @@ final class Queries {
       }
       BooleanQuery.Builder main = new BooleanQuery.Builder().add(every.build(), Occur.MUST);
       extras.forEach(q -> main.add(q, Occur.SHOULD));
-      addDates(main, p.dates());
-      all = main.build();
+      addDates(main, p.dates(), searcher);
+      all = new PreparedQuery(main.build());
     }
     BooleanQuery.Builder main = new BooleanQuery.Builder();
     for (Query q : perWord) {
@@ -304,8 +308,9 @@ final class Queries {
     if (!words.isEmpty() || !p.dates().spans().isEmpty()) {
       extras.forEach(q -> main.add(q, Occur.SHOULD));
     }
-    boolean dated = addDates(main, p.dates());
-    Query any = words.isEmpty() && !dated ? new MatchNoDocsQuery("nothing to search for") : main.build();
+    addDates(main, p.dates(), searcher);
+    BooleanQuery built = main.build();
+    Query any = built.clauses().isEmpty() ? new MatchNoDocsQuery("nothing to search for") : new PreparedQuery(built);
     return new Keyword(all, any);
   }
 
@@ -326,7 +331,8 @@ final class Queries {
    * and a scorer per search); a word found nowhere, typos included, is a {@link MatchNoDocsQuery}.
    * Clears {@code phraseable[i]} when {@link #PHRASE_FIELDS}{@code [i]} lacks the word as written.
    */
-  private static Query wordQuery(Word w, TermLookup lookup, boolean[] phraseable) throws IOException {
+  private static Query wordQuery(Word w, TermLookup lookup, boolean[] phraseable, IndexSearcher searcher)
+      throws IOException {
     List<Query> perField = new ArrayList<>(WORD_FIELDS.length);
     boolean known = false;
     for (int i = 0; i < WORD_FIELDS.length; i++) {
@@ -351,7 +357,7 @@ final class Queries {
     if (!known && len >= 4 && !w.term().chars().allMatch(Character::isDigit)) {
       Typos.Expansion typo = Typos.of(w.term(), len >= 7 ? 2 : 1);
       for (int i = 0; i < WORD_FIELDS.length; i++) {
-        perField.add(typo.query(WORD_FIELDS[i], WORD_BOOSTS[i] * FUZZY_WEIGHT));
+        perField.add(PreparedQuery.leaf(searcher, typo.query(WORD_FIELDS[i], WORD_BOOSTS[i] * FUZZY_WEIGHT)));
       }
     }
     if (perField.isEmpty()) {
@@ -415,16 +421,24 @@ final class Queries {
       }
     }
     Dates d = dates(q);
-    boolean dated = d.only() && addDates(main, d);
+    boolean dated;
+    try {
+      dated = d.only() && addDates(main, d, null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // no searcher, nothing read
+    }
     return terms.isEmpty() && !dated ? new MatchNoDocsQuery("nothing to search for") : main.build();
   }
 
-  /** Adds one clause per date of the query: records with a date meeting it. */
-  private static boolean addDates(BooleanQuery.Builder main, Dates d) {
+  /**
+   * Adds one clause per date of the query: records with a date meeting it; rewritten by {@code
+   * searcher} when one is given (a {@link PreparedQuery}'s leaf).
+   */
+  private static boolean addDates(BooleanQuery.Builder main, Dates d, IndexSearcher searcher) throws IOException {
     for (DateSpan s : d.spans()) {
       long[] r = DocMapper.range(s);
-      Query q = LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]});
-      main.add(new BoostQuery(new ConstantScoreQuery(q), DATE_BOOST), Occur.SHOULD);
+      Query q = new ConstantScoreQuery(LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]}));
+      main.add(new BoostQuery(searcher == null ? q : PreparedQuery.leaf(searcher, q), DATE_BOOST), Occur.SHOULD);
     }
     return !d.spans().isEmpty();
   }

@@ -26,14 +26,18 @@
  *       dev.gram.index.BackgroundMerges} runs Lucene's merges on the same bounded share.
  *   <li>{@link dev.gram.index.RecallSearcher}: runs a recall's mode and pages; {@link
  *       dev.gram.index.AutoMode} picks the mode of {@code auto} and {@link
- *       dev.gram.index.HybridFusion} merges the two rankings of {@code hybrid}.
+ *       dev.gram.index.HybridFusion} merges the two rankings of {@code hybrid}; {@link
+ *       dev.gram.index.RecentRankings} keeps the rankings of the last recalls for the reader they
+ *       came from.
  *   <li>{@link dev.gram.index.IndexLedger}: what the index holds of each document (revision,
  *       hash, status), shared by the three above; {@link dev.gram.index.DocumentBlocks} writes a
  *       document's block of Lucene documents for the keeper and the embedder.
  *   <li>{@link dev.gram.index.LiveIndex}: the Lucene writer, readers and generations; {@link
  *       dev.gram.index.DocUnits} (a document split into what a hit can be), {@link
  *       dev.gram.index.DocMapper}, {@link dev.gram.index.Queries} and {@link
- *       dev.gram.index.Analyzers}: what is indexed and how it is asked.
+ *       dev.gram.index.Analyzers}: what is indexed and how it is asked ({@link
+ *       dev.gram.index.Typos} expands a word the index lacks, {@link dev.gram.index.PreparedQuery}
+ *       spares a built query Lucene's second rewrite).
  *   <li>{@link dev.gram.index.IndexTuning}: the measured choices (fusion, auto's policy, the
  *       embedder's batch and yielding), passed to the parts at open; a test measures an
  *       alternative by opening an index with other values.
