@@ -92,6 +92,10 @@ final class IndexLedger {
     return unembedded;
   }
 
+  int units() {
+    return embedded + unembedded;
+  }
+
   IndexStatus.Stats stats() {
     return new IndexStatus.Stats(
         counts.get(Status.INDEXED.ordinal()), pendingFiles(), counts.get(Status.FAILED.ordinal()), embedded);

@@ -31,6 +31,11 @@ public interface IndexStatus {
 
   Semantic semantic();
 
+  /** Units (records and section chunks) the index holds, with a vector or without. */
+  default int units() {
+    return 0;
+  }
+
   /** Chunks still waiting for their embedding vector. */
   default int unembeddedChunks() {
     return 0;

@@ -136,6 +136,11 @@ final class OpenIndex implements IndexStatus, Recall, AutoCloseable {
   }
 
   @Override
+  public int units() {
+    return ledger.units();
+  }
+
+  @Override
   public Lag lag() {
     return commits.lag();
   }

@@ -209,6 +209,12 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
   }
 
   @Override
+  public int units() {
+    OpenIndex o = open;
+    return o != null ? o.units() : 0;
+  }
+
+  @Override
   public Lag lag() {
     OpenIndex o = open;
     return o != null ? o.lag() : held.lag();

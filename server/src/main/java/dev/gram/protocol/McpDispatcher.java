@@ -39,6 +39,8 @@ public final class McpDispatcher {
   private static final java.util.Set<String> HANDSHAKE = java.util.Set.of("initialize", "ping", "server/discover");
 
   /** A server of tools only: no resources, no prompts. */
+  private volatile long lastRequestNanos;
+
   public McpDispatcher(
       Vertx vertx, ToolRegistry registry, ServerInfo info, ProtocolMetrics metrics) {
     this(vertx, registry, null, null, info, metrics, Foreground.none());
@@ -113,6 +115,7 @@ public final class McpDispatcher {
         return Future.succeededFuture(Reply.ACCEPTED);
       }
       JsonRpc.Request request = (JsonRpc.Request) message;
+      lastRequestNanos = System.nanoTime();
       if (!HANDSHAKE.contains(request.method())) {
         handshakeOver.tryComplete();
       }
@@ -251,6 +254,11 @@ public final class McpDispatcher {
   /** Resource subscriptions alive now (2026-07-28 streams and legacy channels' watches). */
   public int liveSubscriptions() {
     return subscriptions.live();
+  }
+
+  /** {@link System#nanoTime} when the last request arrived, on any channel (0: none yet). */
+  public long lastRequestNanos() {
+    return lastRequestNanos;
   }
 
   /** Tool calls still running, including cancelled ones whose tool has not finished yet. */

@@ -67,6 +67,8 @@ public final class GramServer {
   private final List<String> deployments = new CopyOnWriteArrayList<>();
   private final List<Transport> transports = new CopyOnWriteArrayList<>();
   private volatile McpDispatcher dispatcher;
+  /** Stopped first at shutdown: the drain waits for the clients' calls, and it would ask more. */
+  private volatile RecallWarmup warmup;
   private volatile HttpTransport http;
   private volatile StdioTransport stdio;
   private volatile Services services;
@@ -86,6 +88,11 @@ public final class GramServer {
   /** The vault, index and tools behind the transports. */
   public Services services() {
     return services;
+  }
+
+  /** The recall warm-up, or null when it is turned off (tests watch it). */
+  RecallWarmup warmup() {
+    return warmup;
   }
 
   /** The dispatcher every transport shares (tests count its live subscriptions). */
@@ -288,6 +295,7 @@ public final class GramServer {
     // handshake (a sidecar's runtime asks for the tool list at once), after the task that answers
     // it; or a moment after the transports are up when no client comes.
     dispatcher.handshakeOver().onSuccess(v -> vertx.runOnContext(x -> services.handshakeOver()));
+    warmup = RecallWarmup.start(vertx, dispatcher, services.context().index(), services.vault()::documents);
     return chain.onSuccess(v -> vertx.setTimer(HANDSHAKE_GRACE_MS, id -> services.handshakeOver()));
   }
 
@@ -353,6 +361,9 @@ public final class GramServer {
       return stopping;
     }
     LOG.info("stopping");
+    if (warmup != null) {
+      warmup.stop();
+    }
     Future<Void> f = deployed.transform(ar -> Future.<Void>succeededFuture());
     f = f.compose(v -> Future.all(transports.stream().map(Transport::quiesce).toList()).mapEmpty());
     f = f.compose(v -> {

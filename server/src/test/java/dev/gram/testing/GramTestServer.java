@@ -91,6 +91,11 @@ public final class GramTestServer implements AutoCloseable {
     return server.services();
   }
 
+  /** The server itself, for a test of its own parts. */
+  public GramServer server() {
+    return server;
+  }
+
   /** The dispatcher every transport of this server shares. */
   public dev.gram.protocol.McpDispatcher dispatcher() {
     return server.dispatcher();

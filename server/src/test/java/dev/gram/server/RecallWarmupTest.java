@@ -1,0 +1,79 @@
+package dev.gram.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.gram.testing.GramTestServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Once the index holds enough units and the clients are quiet, the server asks its own recall path
+ * its warm-up questions: on a channel of its own (counted under transport {@code warmup}), every
+ * one answered, nothing written, and a client served as before.
+ */
+class RecallWarmupTest {
+  @TempDir Path dir;
+
+  private static final Pattern WARMUP_CALLS =
+      Pattern.compile("gram_tool_calls_total\\{[^}]*transport=\"warmup\"[^}]*\\} ([0-9.E]+)");
+
+  @Test
+  void asksItsQuestionsWhenQuietAndWritesNothing() throws Exception {
+    try (GramTestServer s = GramTestServer.start(dir.resolve("vault"))) {
+      JsonArray revs = new JsonArray();
+      for (int d = 0; d < 12; d++) {
+        String path = "team/plan" + d + ".gram";
+        JsonObject doc = s.call("gram_create", new JsonObject().put("path", path).put("base_revision", (Object) null)
+            .put("title", "Quarterly plan " + d).put("content", "# Goals\n\nShip the release.")).ok().getJsonObject("doc");
+        JsonArray ops = new JsonArray();
+        for (int r = 0; r < 100; r++) {
+          ops.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + r)
+              .put("fields", new JsonObject().put("t", new JsonArray().add("Review the budget of migration " + (d * 100 + r))))));
+        }
+        doc = s.call("gram_patch", new JsonObject().put("path", path).put("base_revision", doc.getInteger("rev"))
+            .put("expected_hash", doc.getString("hash")).put("request_id", "ingest-" + d).put("operations", ops)).ok()
+            .getJsonObject("doc");
+        revs.add(doc.getInteger("rev"));
+      }
+      RecallWarmup warmup = s.server().warmup();
+      long deadline = System.nanoTime() + 120_000_000_000L;
+      while (warmup.answered() < RecallWarmup.CALLS && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+      assertThat(warmup.answered()).as("warm-up questions answered").isEqualTo(RecallWarmup.CALLS);
+      Thread.sleep(1_500); // and no more after them
+      assertThat(warmup.answered()).isEqualTo(RecallWarmup.CALLS);
+      // On a channel of their own: the metrics count them under transport warmup, all answered.
+      assertThat(warmupCalls(s.httpPort())).isEqualTo(RecallWarmup.CALLS);
+      for (int d = 0; d < 12; d++) {
+        JsonObject read = s.call("gram_read", new JsonObject().put("path", "team/plan" + d + ".gram")).ok();
+        assertThat(read.getJsonObject("doc").getInteger("rev")).as("plan " + d).isEqualTo(revs.getInteger(d));
+      }
+      JsonObject hits = s.call("gram_recall", new JsonObject().put("query", "budget of migration 1107").put("mode", "keyword")).ok();
+      assertThat(hits.getJsonArray("hits").getJsonArray(0).getString(0)).isEqualTo("team/plan11.gram#t7");
+    }
+  }
+
+  /** The warm-up's tool calls, every outcome, as /metrics counts them. */
+  private static double warmupCalls(int port) throws Exception {
+    String body = HttpClient.newHttpClient()
+        .send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).timeout(java.time.Duration.ofSeconds(20)).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+    double sum = 0;
+    Matcher m = WARMUP_CALLS.matcher(body);
+    while (m.find()) {
+      sum += Double.parseDouble(m.group(1));
+    }
+    return sum;
+  }
+}
