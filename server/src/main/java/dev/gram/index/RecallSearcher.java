@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
@@ -154,7 +155,8 @@ final class RecallSearcher implements Recall {
       if (used != RecallRequest.Mode.EXACT && used != RecallRequest.Mode.SEMANTIC && used != RecallRequest.Mode.HYBRID) {
         used = RecallRequest.Mode.KEYWORD;
       }
-      Object reader = s.getIndexReader().getReaderCacheHelper() == null ? null : s.getIndexReader().getReaderCacheHelper().getKey();
+      IndexReader.CacheHelper cache = s.getIndexReader().getReaderCacheHelper();
+      Object reader = cache == null ? null : cache.getKey();
       RecentRankings.Key key = new RecentRankings.Key(req.query(), used, req.filters(), need);
       List<Candidate> ranked = recent.get(reader, key);
       if (ranked == null) {
