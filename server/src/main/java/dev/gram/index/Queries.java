@@ -288,6 +288,10 @@ final class Queries {
       Query dated = LongRange.newIntersectsQuery(Schema.DATE_DEFAULT, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE});
       extras.add(new BoostQuery(PreparedQuery.leaf(searcher, new ConstantScoreQuery(dated)), WHEN_BOOST));
     }
+    List<Query> dates = new ArrayList<>();
+    for (Query q : dateClauses(p.dates())) {
+      dates.add(PreparedQuery.leaf(searcher, q));
+    }
     Query all = null;
     if (words.size() >= 2 && !p.sentence()) {
       BooleanQuery.Builder every = new BooleanQuery.Builder();
@@ -296,7 +300,7 @@ final class Queries {
       }
       BooleanQuery.Builder main = new BooleanQuery.Builder().add(every.build(), Occur.MUST);
       extras.forEach(q -> main.add(q, Occur.SHOULD));
-      addDates(main, p.dates(), searcher);
+      dates.forEach(q -> main.add(q, Occur.SHOULD));
       all = new PreparedQuery(main.build());
     }
     BooleanQuery.Builder main = new BooleanQuery.Builder();
@@ -308,7 +312,7 @@ final class Queries {
     if (!words.isEmpty() || !p.dates().spans().isEmpty()) {
       extras.forEach(q -> main.add(q, Occur.SHOULD));
     }
-    addDates(main, p.dates(), searcher);
+    dates.forEach(q -> main.add(q, Occur.SHOULD));
     BooleanQuery built = main.build();
     Query any = built.clauses().isEmpty() ? new MatchNoDocsQuery("nothing to search for") : new PreparedQuery(built);
     return new Keyword(all, any);
@@ -421,26 +425,22 @@ final class Queries {
       }
     }
     Dates d = dates(q);
-    boolean dated;
-    try {
-      dated = d.only() && addDates(main, d, null);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // no searcher, nothing read
+    boolean dated = d.only() && !d.spans().isEmpty();
+    if (dated) {
+      dateClauses(d).forEach(c -> main.add(c, Occur.SHOULD));
     }
     return terms.isEmpty() && !dated ? new MatchNoDocsQuery("nothing to search for") : main.build();
   }
 
-  /**
-   * Adds one clause per date of the query: records with a date meeting it; rewritten by {@code
-   * searcher} when one is given (a {@link PreparedQuery}'s leaf).
-   */
-  private static boolean addDates(BooleanQuery.Builder main, Dates d, IndexSearcher searcher) throws IOException {
+  /** One clause per date of the query: records with a date meeting it. */
+  private static List<Query> dateClauses(Dates d) {
+    List<Query> out = new ArrayList<>(d.spans().size());
     for (DateSpan s : d.spans()) {
       long[] r = DocMapper.range(s);
-      Query q = new ConstantScoreQuery(LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]}));
-      main.add(new BoostQuery(searcher == null ? q : PreparedQuery.leaf(searcher, q), DATE_BOOST), Occur.SHOULD);
+      Query q = LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]});
+      out.add(new BoostQuery(new ConstantScoreQuery(q), DATE_BOOST));
     }
-    return !d.spans().isEmpty();
+    return out;
   }
 
   /**
