@@ -108,6 +108,16 @@ final class Queries {
       List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
 
   static Dates dates(String query) {
+    if (!hasYearDigits(query)) {
+      // Both patterns need a year: most queries have none, and a long one would be scanned by
+      // each pattern at every character.
+      return new Dates(List.of(), query);
+    }
+    return scanDates(query);
+  }
+
+  /** {@link #dates} without its shortcut: both patterns run over the whole query. */
+  static Dates scanDates(String query) {
     List<DateSpan> spans = new ArrayList<>();
     // Dates in words first: their year alone would otherwise be read as a year.
     String rest = cut(query, WORD_DATE, spans, m -> {
@@ -119,6 +129,19 @@ final class Queries {
     });
     rest = cut(rest, DATE, spans, m -> m.group(1));
     return new Dates(spans, rest);
+  }
+
+  /** True when {@code text} has four ASCII digits in a row, as every date {@link #dates} reads does. */
+  static boolean hasYearDigits(String text) {
+    int run = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      run = c >= '0' && c <= '9' ? run + 1 : 0;
+      if (run == 4) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Removes the dates {@code p} finds from {@code text}, adding their spans; the text left. */

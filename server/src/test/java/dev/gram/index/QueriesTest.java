@@ -3,6 +3,11 @@ package dev.gram.index;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class QueriesTest {
@@ -23,6 +28,31 @@ class QueriesTest {
     assertThat(dates("release-2026")).isZero();
     assertThat(dates("v2026.1")).isZero();
     assertThat(dates("2026-10-12T10:00")).isZero();
+  }
+
+  /**
+   * A query without four digits in a row skips both date patterns: the same dates and the same
+   * rest as when they run over it (fails if the shortcut skips a query that holds a date).
+   */
+  @Property(tries = 2_000)
+  void theShortcutFindsWhatThePatternsFind(@ForAll("queries") String q) {
+    assertThat(Queries.dates(q)).isEqualTo(Queries.scanDates(q));
+  }
+
+  @Provide
+  Arbitrary<String> queries() {
+    Arbitrary<String> piece = Arbitraries.oneOf(
+        Arbitraries.of("May", "sept", "8th", "of", "2023", "2026-10", "2026-10-12", "1999", "212", "20", "26",
+            "-", ",", ".", "/", ":", "launch", "when", "v2026.1", "4096"),
+        Arbitraries.strings().withChars("0123456789-:./, aMy").ofMaxLength(6),
+        Arbitraries.integers().between(0, 2199).map(String::valueOf));
+    return piece.list().ofMaxSize(8).flatMap(parts -> Arbitraries.of("", " ", "").map(sep -> {
+      StringBuilder b = new StringBuilder();
+      for (int i = 0; i < parts.size(); i++) {
+        b.append(parts.get(i)).append(i % 3 == 2 ? sep : " ");
+      }
+      return b.toString();
+    }));
   }
 
   @Test
