@@ -50,8 +50,26 @@ public final class Channel {
     this.outbound = Outbound.of(outbound);
   }
 
+  /** The transport name of the server's own warm-up calls. */
+  public static final String WARMUP = "warmup";
+
+  /**
+   * A channel for the server's own calls that warm its code while the clients are quiet
+   * (transport {@value #WARMUP}): its requests are counted in the metrics under that name, but are
+   * not a client's activity (they neither end the start-up handshake nor count as a client's last
+   * request).
+   */
+  public static Channel warmup(String id) {
+    return new Channel(WARMUP, id, message -> {});
+  }
+
   public String transport() {
     return transport;
+  }
+
+  /** True for the server's own warm-up calls ({@link #warmup}). */
+  public boolean warmup() {
+    return WARMUP.equals(transport);
   }
 
   public String id() {

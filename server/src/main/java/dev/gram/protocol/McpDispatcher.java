@@ -115,8 +115,12 @@ public final class McpDispatcher {
         return Future.succeededFuture(Reply.ACCEPTED);
       }
       JsonRpc.Request request = (JsonRpc.Request) message;
-      lastRequestNanos = System.nanoTime();
-      if (!HANDSHAKE.contains(request.method())) {
+      // The server's own warm-up is not a client: it neither ends the handshake (which starts the
+      // scan and the index) nor counts as a client's latest request.
+      if (!channel.warmup()) {
+        lastRequestNanos = System.nanoTime();
+      }
+      if (!channel.warmup() && !HANDSHAKE.contains(request.method())) {
         handshakeOver.tryComplete();
       }
       Consumer<JsonObject> stream = requestStream != null ? requestStream : channel::send;
@@ -256,7 +260,7 @@ public final class McpDispatcher {
     return subscriptions.live();
   }
 
-  /** {@link System#nanoTime} when the last request arrived, on any channel (0: none yet). */
+  /** {@link System#nanoTime} when a client's last request arrived, on any channel (0: none yet). */
   public long lastRequestNanos() {
     return lastRequestNanos;
   }

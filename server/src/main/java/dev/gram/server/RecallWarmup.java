@@ -65,13 +65,10 @@ final class RecallWarmup {
   private final McpDispatcher dispatcher;
   private final IndexStatus index;
   private final Supplier<List<DocSnapshot>> documents;
-  private final Channel channel = new Channel("warmup", "warmup", message -> {});
+  private final Channel channel = Channel.warmup("recall");
   private long timer;
   private boolean started;
   private volatile int asked;
-  /** When the last question of the warm-up was answered, and when a client's request was last seen. */
-  private long answeredAt;
-  private long clientSeenAt;
   private List<String> words;
   private String folder;
   private boolean semantic;
@@ -182,20 +179,15 @@ final class RecallWarmup {
       LOG.info("recall warmed up: {} questions in {} ms", asked, (System.nanoTime() - startedAt) / 1_000_000);
       return;
     }
-    // A request that arrived after the warm-up's last answer is a client's.
     long last = dispatcher.lastRequestNanos();
-    if (last > answeredAt) {
-      clientSeenAt = last;
-    }
-    long now = System.nanoTime();
-    if (dispatcher.running() > 0 || now - clientSeenAt < QUIET_MS * 1_000_000) {
+    boolean clientRecently = last != 0 && System.nanoTime() - last < QUIET_MS * 1_000_000;
+    if (dispatcher.running() > 0 || clientRecently) {
       vertx.setTimer(QUIET_MS, id -> next());
       return;
     }
     dispatcher.handle(message("tools/call", new JsonObject().put("name", "gram_recall").put("arguments", arguments(asked))), channel)
         .onComplete(ar -> {
           asked++;
-          answeredAt = System.nanoTime();
           // On the next turn: the dispatcher counts this call as running until its own
           // listeners, which come after this one, have run.
           vertx.runOnContext(v -> next());

@@ -177,6 +177,22 @@ class McpDispatcherTest {
     assertThat(result(request(channel("stdio"), 2, "ping", new JsonObject()))).isEqualTo(new JsonObject());
   }
 
+  @Test
+  void theServersOwnWarmUpCallsAreNotAClientsActivity() {
+    Channel warm = Channel.warmup("test");
+    JsonObject params = new JsonObject().put("protocolVersion", "2025-11-25").put("capabilities", new JsonObject());
+    assertThat(request(warm, 0, "initialize", params).message().getJsonObject("result")).isNotNull();
+    assertThat(result(request(warm, 1, "tools/call", new JsonObject().put("name", "echo")))).isNotNull();
+    assertThat(dispatcher.handshakeOver().isComplete()).isFalse();
+    assertThat(dispatcher.lastRequestNanos()).isZero();
+    assertThat(calls).contains("echo/warmup/null/false");
+
+    Channel client = initialized("stdio", null);
+    result(request(client, 1, "tools/call", new JsonObject().put("name", "echo")));
+    assertThat(dispatcher.handshakeOver().isComplete()).isTrue();
+    assertThat(dispatcher.lastRequestNanos()).isPositive();
+  }
+
   // ------------------------------------------------------------------ modern
 
   @Test
