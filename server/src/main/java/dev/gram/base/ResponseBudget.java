@@ -24,7 +24,87 @@ public final class ResponseBudget {
     return encodedAnswer.getBytes(StandardCharsets.UTF_8).length;
   }
 
+  /**
+   * True when the answer is at most {@link #BYTES} bytes. Decided without encoding it when a bound
+   * ({@link #atMost}) already says so: the protocol layer encodes every answer once for the
+   * client, and a tool that checks its own answer first should not make that twice.
+   */
   public static boolean fits(JsonObject answer) {
-    return sizeOf(answer) <= BYTES;
+    return atMost(answer) <= BYTES || sizeOf(answer) <= BYTES;
+  }
+
+  /**
+   * A bound on the size in UTF-8 bytes of {@code json}'s compact JSON that is never below it, and
+   * equal to it for text that needs no escaping and for whole numbers: found by looking at each
+   * character once, without writing any. Values it cannot bound give {@link Long#MAX_VALUE}.
+   */
+  public static long atMost(Object json) {
+    if (json == null) {
+      return 4;
+    }
+    if (json instanceof String s) {
+      return 2 + atMost(s);
+    }
+    if (json instanceof JsonObject o) {
+      return atMostMembers(o.getMap());
+    }
+    if (json instanceof java.util.Map<?, ?> m) {
+      return atMostMembers(m);
+    }
+    if (json instanceof io.vertx.core.json.JsonArray a) {
+      return atMostItems(a.getList());
+    }
+    if (json instanceof java.util.List<?> l) {
+      return atMostItems(l);
+    }
+    if (json instanceof Boolean b) {
+      return b ? 4 : 5;
+    }
+    if (json instanceof Integer || json instanceof Long || json instanceof Short || json instanceof Byte) {
+      return String.valueOf(json).length();
+    }
+    if (json instanceof Double || json instanceof Float) {
+      // The longest a double is written: "-2.2250738585072014E-308".
+      return 24;
+    }
+    return Long.MAX_VALUE;
+  }
+
+  private static long atMostMembers(java.util.Map<?, ?> members) {
+    long n = 2 + Math.max(0, members.size() - 1);
+    for (java.util.Map.Entry<?, ?> e : members.entrySet()) {
+      n = sum(n, 3 + atMost(String.valueOf(e.getKey())), atMost(e.getValue()));
+    }
+    return n;
+  }
+
+  private static long atMostItems(java.util.List<?> items) {
+    long n = 2 + Math.max(0, items.size() - 1);
+    for (Object item : items) {
+      n = sum(n, 0, atMost(item));
+    }
+    return n;
+  }
+
+  private static long sum(long a, long b, long c) {
+    return a == Long.MAX_VALUE || c == Long.MAX_VALUE ? Long.MAX_VALUE : a + b + c;
+  }
+
+  /**
+   * The characters of a string as JSON writes them: a quote or backslash escaped in two bytes, any
+   * other control character in at most six ({@code \u001f}), the rest in UTF-8 (a surrogate
+   * counted as three, above the four bytes of a whole pair).
+   */
+  private static long atMost(CharSequence s) {
+    long n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n += c == '"' || c == '\\' ? 2 : c < 0x20 ? 6 : 1;
+      } else {
+        n += c < 0x800 ? 2 : 3;
+      }
+    }
+    return n;
   }
 }

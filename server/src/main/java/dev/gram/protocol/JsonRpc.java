@@ -145,6 +145,58 @@ public final class JsonRpc {
     return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result);
   }
 
+  /**
+   * The text of {@code result(id, result).encode()}, byte for byte, where the members of {@code
+   * result} named in {@code known} are written as the compact JSON given there, computed before,
+   * instead of being encoded again.
+   */
+  public static String encodeResult(Object id, JsonObject result, java.util.Map<String, String> known) {
+    int room = 256;
+    for (String text : known.values()) {
+      room += text.length();
+    }
+    StringBuilder b = new StringBuilder(room);
+    b.append("{\"jsonrpc\":\"2.0\",\"id\":").append(Json.encode(id)).append(",\"result\":{");
+    boolean first = true;
+    for (java.util.Map.Entry<String, Object> e : result) {
+      if (!first) {
+        b.append(',');
+      }
+      first = false;
+      String text = known.get(e.getKey());
+      b.append(Json.encode(e.getKey())).append(':').append(text != null ? text : Json.encode(e.getValue()));
+    }
+    return b.append("}}").toString();
+  }
+
+  /**
+   * {@code json}, the compact JSON text of some value, as a JSON string: what encoding the string
+   * gives, found faster. Compact JSON has no raw control character (they are escaped inside its
+   * strings, and it has no whitespace between tokens), so only quotes and backslashes need a
+   * backslash; should it hold one all the same, the string is encoded the usual way.
+   */
+  public static String quoteCompactJson(String json) {
+    int escapes = 0;
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c == '"' || c == '\\') {
+        escapes++;
+      } else if (c < 0x20) {
+        return Json.encode(json);
+      }
+    }
+    // Sized once: a compact answer is a quarter quotes, and growing the builder copied it twice.
+    StringBuilder b = new StringBuilder(json.length() + escapes + 2).append('"');
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c == '"' || c == '\\') {
+        b.append('\\');
+      }
+      b.append(c);
+    }
+    return b.append('"').toString();
+  }
+
   public static JsonObject error(Object id, int code, String message) {
     return error(id, code, message, null);
   }

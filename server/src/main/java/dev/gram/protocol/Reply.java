@@ -23,8 +23,29 @@ public sealed interface Reply {
     return message() == null;
   }
 
-  /** A JSON-RPC result answering a request. */
-  record Result(JsonObject message) implements Reply {}
+  /** The JSON text of {@link #message()}, as every transport writes it; null when there is none. */
+  default String encoded() {
+    JsonObject m = message();
+    return m == null ? null : m.encode();
+  }
+
+  /**
+   * A JSON-RPC result answering a request.
+   *
+   * @param knownText the text of {@code message}, when whoever built it had it already (a tool's
+   *     answer is encoded once, for its text content and the budget, and that text is spliced in
+   *     here rather than encoded again); null to encode {@code message} when it is written
+   */
+  record Result(JsonObject message, String knownText) implements Reply {
+    public Result(JsonObject message) {
+      this(message, null);
+    }
+
+    @Override
+    public String encoded() {
+      return knownText != null ? knownText : message.encode();
+    }
+  }
 
   /** A JSON-RPC error response, with the kind of failure it reports. */
   record Error(JsonObject message, ErrorKind kind) implements Reply {}

@@ -27,22 +27,44 @@ final class ToolResults {
   }
 
   /**
+   * A {@code tools/call} result, and the compact JSON of its {@code structuredContent} when that was
+   * encoded for the text content: the reply splices that text in rather than encoding the answer a
+   * second time.
+   */
+  record Shaped(JsonObject result, String answerText) {
+    boolean isError() {
+      return Boolean.TRUE.equals(result.getBoolean("isError"));
+    }
+
+    Reply reply(Object id) {
+      JsonObject message = JsonRpc.result(id, result);
+      if (answerText == null) {
+        return new Reply.Result(message);
+      }
+      // The answer's text twice: quoted in the text content, as itself in structuredContent.
+      String content = "[{\"type\":\"text\",\"text\":" + JsonRpc.quoteCompactJson(answerText) + "}]";
+      return new Reply.Result(message, JsonRpc.encodeResult(id, result,
+          java.util.Map.of("content", content, "structuredContent", answerText)));
+    }
+  }
+
+  /**
    * The result for a tool's answer. An answer over the budget becomes {@code E_CONTEXT_BUDGET}
    * here, whatever the tool meant to page: no client ever receives more than the contract allows.
    *
    * @throws RuntimeException when the answer cannot be encoded as JSON
    */
-  JsonObject answer(String tool, JsonObject answer, Era era) {
+  Shaped answer(String tool, JsonObject answer, Era era) {
     if (answer == null) {
       LOG.error("{} answered null", tool);
-      return error(new GramException(ErrorCode.E_INTERNAL, tool + " gave no answer"), era);
+      return new Shaped(error(new GramException(ErrorCode.E_INTERNAL, tool + " gave no answer"), era), null);
     }
     // Encoded once: the budget is measured on the very text the client receives.
     String text = answer.encode();
     int size = ResponseBudget.sizeOf(text);
     if (size > ResponseBudget.BYTES) {
       LOG.warn("{} answer of {} bytes is over the budget", tool, size);
-      return error(
+      return new Shaped(error(
           new GramException(
               ErrorCode.E_CONTEXT_BUDGET,
               "The answer is " + size + " bytes, over the " + ResponseBudget.BYTES
@@ -50,13 +72,13 @@ final class ToolResults {
               new JsonObject()
                   .put("budget_bytes", ResponseBudget.BYTES)
                   .put("size_bytes", size)),
-          era);
+          era), null);
     }
     JsonObject result =
         new JsonObject()
             .put("content", new JsonArray().add(textContent(text)))
             .put("structuredContent", answer);
-    return finish(result, era);
+    return new Shaped(finish(result, era), text);
   }
 
   /** The {@code isError} result for a tool error. */

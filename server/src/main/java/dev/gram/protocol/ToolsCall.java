@@ -129,22 +129,22 @@ final class ToolsCall {
     try {
       channel.unregister(req.id(), call);
       call.toolFinished();
-      JsonObject result;
+      ToolResults.Shaped result;
       String code = null;
       if (done.succeeded()) {
         result = results.answer(name, done.result(), era);
-        if (Boolean.TRUE.equals(result.getBoolean("isError"))) {
+        if (result.isError()) {
           code = ErrorCode.E_CONTEXT_BUDGET.name();
         }
       } else {
         refusals.note(name, call.caller(), done.cause());
         GramException e = ToolResults.toolError(name, done.cause());
         code = e.code().name();
-        result = results.error(e, era);
+        result = new ToolResults.Shaped(results.error(e, era), null);
       }
       metrics.toolCall(
           name, channel.transport(), System.nanoTime() - start, code, call.cancelled());
-      call.answer(Reply.result(req.id(), result));
+      call.answer(result.reply(req.id()));
     } catch (RuntimeException e) {
       // Shaping the answer failed (a result that cannot be encoded, say): the caller still gets
       // an answer, never silence.

@@ -234,10 +234,10 @@ public final class GramRecall extends ReadTool {
     }
     List<RecallResult.Hit> hits = r.hits();
     JsonObject out = withCursor(build(hits, r.cosine(), extras), req, digest, r.more(), hits.size());
-    int size = Budget.size(out);
-    if (size <= ResponseBudget.BYTES) {
+    if (Budget.fits(out)) {
       return out;
     }
+    int size = Budget.size(out);
     // Too large: drop hits from the end, counting what each row costs instead of encoding the
     // answer again for every count, and encode once more to be sure.
     JsonArray rows = out.getJsonArray("hits");

@@ -46,10 +46,14 @@ final class HttpReplies {
   }
 
   static void send(RoutingContext ctx, Reply reply) {
-    send(ctx, status(reply), reply.message());
+    send(ctx, status(reply), reply.encoded());
   }
 
   private static void send(RoutingContext ctx, int status, JsonObject message) {
+    send(ctx, status, message == null ? null : message.encode());
+  }
+
+  private static void send(RoutingContext ctx, int status, String message) {
     HttpServerResponse response = ctx.response();
     if (response.ended() || response.closed()) {
       return;
@@ -61,6 +65,6 @@ final class HttpReplies {
     response
         .setStatusCode(status)
         .putHeader("Content-Type", "application/json")
-        .end(message.encode());
+        .end(message);
   }
 }

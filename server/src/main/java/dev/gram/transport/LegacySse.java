@@ -80,7 +80,7 @@ final class LegacySse {
         .onSuccess(
             reply -> {
               if (!reply.isNone()) {
-                conn.stream().message(reply.message());
+                conn.stream().message(reply.encoded());
               }
             });
   }

@@ -47,9 +47,14 @@ final class LineWriter implements Outbound {
 
   /** Queues one message; it is written after everything queued before it. */
   void send(JsonObject message) {
+    // encode() never emits a raw newline: newlines inside strings are escaped.
+    sendLine(message.encode());
+  }
+
+  /** Queues one message already JSON text (compact, so without a raw newline). */
+  void sendLine(String json) {
     if (!broken) {
-      // encode() never emits a raw newline: newlines inside strings are escaped.
-      queue.add(new Line(message.encode().getBytes(StandardCharsets.UTF_8)));
+      queue.add(new Line(json.getBytes(StandardCharsets.UTF_8)));
     }
   }
 

@@ -88,6 +88,11 @@ final class SseStream implements Outbound {
     event("message", message.encode());
   }
 
+  /** One message already JSON text (compact: no raw newline to break the event). */
+  void message(String json) {
+    event("message", json);
+  }
+
   /** Several messages, already JSON text, as one chunk: one write and one flush for all. */
   @Override
   public synchronized void sendEncoded(java.util.List<String> messages) {

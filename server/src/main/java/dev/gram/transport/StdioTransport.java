@@ -105,7 +105,7 @@ public final class StdioTransport extends VerticleBase implements Transport {
             ar -> {
               pending.release();
               if (ar.succeeded() && !ar.result().isNone()) {
-                writer.send(ar.result().message());
+                writer.sendLine(ar.result().encoded());
               }
             });
   }

@@ -238,7 +238,7 @@ final class StreamableHttp {
               if (sse != null && sse.started()) {
                 // The status went out with the first event; only the answer is left to send.
                 if (!reply.isNone()) {
-                  sse.message(reply.message());
+                  sse.message(reply.encoded());
                 }
                 sse.end();
               } else {
