@@ -28,6 +28,11 @@ public record RecallRequest(String query, Mode mode, Filters filters, int topK, 
 
       @Override
       public void check() {}
+
+      @Override
+      public boolean stopped() {
+        return false;
+      }
     };
 
     /** Milliseconds until the deadline (0 once it has passed). */
@@ -35,6 +40,19 @@ public record RecallRequest(String query, Mode mode, Filters filters, int topK, 
 
     /** Throws the caller's error once the deadline has passed or the client cancelled. */
     void check();
+
+    /**
+     * True once {@link #check} would throw. Lucene asks it while it scores, so a search over a large
+     * index stops soon after its caller stopped waiting, not when it is done.
+     */
+    default boolean stopped() {
+      try {
+        check();
+        return false;
+      } catch (RuntimeException e) {
+        return true;
+      }
+    }
   }
 
   /** How the query is matched. */

@@ -160,7 +160,13 @@ final class RecallSearcher implements Recall {
       RecentRankings.Key key = new RecentRankings.Key(req.query(), used, req.filters(), need);
       List<Candidate> ranked = recent.get(reader, key);
       if (ranked == null) {
-        ranked = rank(s, used, parsed, req, filter, need, qv);
+        IndexSearcher scoring = stoppable(s, req.stop());
+        ranked = rank(scoring, used, parsed, req, filter, need, qv);
+        if (scoring.timedOut()) {
+          // Stopped inside Lucene: the caller's error, never a ranking cut short.
+          req.stop().check();
+          throw new IllegalStateException("a search stopped while its caller still waits");
+        }
         recent.put(reader, key, ranked);
       }
       req.stop().check();
@@ -186,6 +192,24 @@ final class RecallSearcher implements Recall {
     } finally {
       index.release(s);
     }
+  }
+
+  /**
+   * {@code s} for one recall, asking {@code stop} while Lucene scores and walks the vector graph
+   * (its searchers check at intervals of a few hundred documents): a search that would score a
+   * large index for seconds ends soon after its caller got {@code E_TIMEOUT} or cancelled. The
+   * shared searcher is left as it is; this one has its reader, similarity and query cache.
+   */
+  static IndexSearcher stoppable(IndexSearcher s, RecallRequest.Stop stop) {
+    if (stop == RecallRequest.Stop.NEVER) {
+      return s;
+    }
+    IndexSearcher view = new IndexSearcher(s.getIndexReader());
+    view.setSimilarity(s.getSimilarity());
+    view.setQueryCache(s.getQueryCache());
+    view.setQueryCachingPolicy(s.getQueryCachingPolicy());
+    view.setTimeout(stop::stopped);
+    return view;
   }
 
   /** The candidates of one recall, best first, at least {@code need} when there are as many. */

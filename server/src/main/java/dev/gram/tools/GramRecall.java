@@ -154,6 +154,11 @@ public final class GramRecall extends ReadTool {
       public void check() {
         deadline.check();
       }
+
+      @Override
+      public boolean stopped() {
+        return deadline.stopped();
+      }
     };
   }
 

@@ -47,6 +47,11 @@ public final class Deadline {
     return System.nanoTime() - endNanos > 0;
   }
 
+  /** True once {@link #check} would throw: the deadline has passed or the client cancelled. */
+  public boolean stopped() {
+    return (call != null && call.cancelled()) || passed();
+  }
+
   /** Throws E_TIMEOUT once the deadline has passed, or E_INTERNAL when the client cancelled. */
   public void check() {
     if (call != null && call.cancelled()) {
