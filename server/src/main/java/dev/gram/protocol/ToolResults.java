@@ -41,10 +41,7 @@ final class ToolResults {
       if (answerText == null) {
         return new Reply.Result(message);
       }
-      // The answer's text twice: quoted in the text content, as itself in structuredContent.
-      String content = "[{\"type\":\"text\",\"text\":" + JsonRpc.quoteCompactJson(answerText) + "}]";
-      return new Reply.Result(message, JsonRpc.encodeResult(id, result,
-          java.util.Map.of("content", content, "structuredContent", answerText)));
+      return new Reply.Result(message, JsonRpc.encodeResult(id, result, "structuredContent", answerText));
     }
   }
 
