@@ -301,46 +301,14 @@ final class LiveIndex implements AutoCloseable {
     return out;
   }
 
-  /**
-   * The paths having at least one unit without a vector. From the postings alone: reading each
-   * such unit's stored path decompressed a block of stored fields per unit, a third of a second
-   * of CPU at 10,000 units, taken at the moment the model is ready (often a sidecar's first
-   * queries).
-   */
+  /** The paths having at least one unit without a vector ({@link UnembeddedPaths}). */
   List<String> pathsMissingVectors() throws IOException {
-    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
     IndexSearcher s = acquire();
     try {
-      for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-        org.apache.lucene.index.LeafReader r = leaf.reader();
-        org.apache.lucene.index.PostingsEnum unembedded = r.postings(new Term(Schema.EMBEDDED, "0"), 0);
-        org.apache.lucene.index.Terms paths = r.terms(Schema.PATH);
-        if (unembedded == null || paths == null) {
-          continue;
-        }
-        Bits live = r.getLiveDocs();
-        org.apache.lucene.util.FixedBitSet lacking = new org.apache.lucene.util.FixedBitSet(r.maxDoc());
-        for (int doc = unembedded.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = unembedded.nextDoc()) {
-          if (live == null || live.get(doc)) {
-            lacking.set(doc);
-          }
-        }
-        org.apache.lucene.index.TermsEnum te = paths.iterator();
-        org.apache.lucene.index.PostingsEnum units = null;
-        for (org.apache.lucene.util.BytesRef path = te.next(); path != null; path = te.next()) {
-          units = te.postings(units, 0);
-          for (int doc = units.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = units.nextDoc()) {
-            if (lacking.get(doc)) {
-              seen.add(path.utf8ToString());
-              break;
-            }
-          }
-        }
-      }
+      return UnembeddedPaths.in(s.getIndexReader());
     } finally {
       release(s);
     }
-    return new ArrayList<>(seen);
   }
 
   /** Calls {@code action} with the stored fields ({@code fields}, null: all) of every live match. */

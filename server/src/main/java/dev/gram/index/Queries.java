@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -30,7 +29,8 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.util.BytesRef;
 
 /**
- * Builds the Lucene queries of the lexical modes, of dates in queries, and of the filters.
+ * Builds the Lucene queries of the lexical modes, of the dates in queries ({@link QueryDates}), and
+ * of the filters.
  *
  * <p>Boosts put a match in a record's title (3) above one in a section's heading path (2), the
  * document title (1.5), body text (1) and the text of a record's neighbours (0.5); an id written
@@ -41,7 +41,7 @@ import org.apache.lucene.util.BytesRef;
  * queries are built for one searcher, their leaves rewritten by it, and handed to Lucene as a
  * {@link PreparedQuery}.
  *
- * <p>Why one class of about 490 lines: every lexical query the index runs, with its boosts, is
+ * <p>Why one class of about 430 lines: every lexical query the index runs, with its boosts, is
  * built here and nowhere else, so how a word scores can be read and tuned in one place (as the
  * fields are in {@link DocMapper}).
  */
@@ -81,85 +81,6 @@ final class Queries {
   private static final Analyzer KEYWORD = Analyzers.keyword();
   private static final Analyzer KEYWORD_QUERY = Analyzers.keywordQuery();
   private static final Analyzer EXACT = Analyzers.exact();
-
-  /**
-   * A date, month or year written in a query: {@code 2026-10-12}, {@code 2026-10}, {@code 2026}
-   * (years 1900–2199, so that ordinary numbers are not read as years), standing alone as a word.
-   */
-  private static final Pattern DATE =
-      Pattern.compile("(?<![\\w.:/-])((?:19|20|21)\\d{2}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\\d|3[01]))?)?)(?![\\w:/-])");
-
-  /** The dates written in a query, and the query without them. */
-  record Dates(List<DateSpan> spans, String rest) {
-    boolean only() {
-      return !spans.isEmpty() && rest.isBlank();
-    }
-  }
-
-  /**
-   * A date written in words: {@code 8 May 2023}, {@code May 8, 2023}, {@code May 2023} (the month's
-   * full name or its first three letters, any case).
-   */
-  private static final Pattern WORD_DATE = Pattern.compile(
-      "(?i)(?<![\\w])(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?"
-          + "(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?,?\\s+((?:19|20|21)\\d{2})(?![\\w-])");
-
-  private static final List<String> MONTHS =
-      List.of("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec");
-
-  static Dates dates(String query) {
-    if (!hasYearDigits(query)) {
-      // Both patterns need a year: most queries have none, and a long one would be scanned by
-      // each pattern at every character.
-      return new Dates(List.of(), query);
-    }
-    return scanDates(query);
-  }
-
-  /** {@link #dates} without its shortcut: both patterns run over the whole query. */
-  static Dates scanDates(String query) {
-    List<DateSpan> spans = new ArrayList<>();
-    // Dates in words first: their year alone would otherwise be read as a year.
-    String rest = cut(query, WORD_DATE, spans, m -> {
-      String month = m.group(2).toLowerCase(java.util.Locale.ROOT).substring(0, 3);
-      int mm = MONTHS.indexOf(month) + 1;
-      String day = m.group(1) != null ? m.group(1) : m.group(3);
-      String ym = m.group(4) + "-" + (mm < 10 ? "0" : "") + mm;
-      return day == null ? ym : ym + "-" + (day.length() == 1 ? "0" : "") + day;
-    });
-    rest = cut(rest, DATE, spans, m -> m.group(1));
-    return new Dates(spans, rest);
-  }
-
-  /** True when {@code text} has four ASCII digits in a row, as every date {@link #dates} reads does. */
-  static boolean hasYearDigits(String text) {
-    int run = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      run = c >= '0' && c <= '9' ? run + 1 : 0;
-      if (run == 4) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Removes the dates {@code p} finds from {@code text}, adding their spans; the text left. */
-  private static String cut(String text, Pattern p, List<DateSpan> spans, java.util.function.Function<Matcher, String> iso) {
-    StringBuilder rest = new StringBuilder();
-    Matcher m = p.matcher(text);
-    int last = 0;
-    while (m.find()) {
-      DateSpan s = DateSpan.parse(iso.apply(m));
-      if (s != null) {
-        spans.add(s);
-        rest.append(text, last, m.start()).append(' ');
-        last = m.end();
-      }
-    }
-    rest.append(text.substring(last));
-    return rest.toString();
-  }
 
   /** A word of the query as written and its stem (null when the stem is the word). */
   record Word(String term, String stem, int position) {}
@@ -214,9 +135,9 @@ final class Queries {
    * @param question asked as a sentence (a question mark, or a question word and three words)
    * @param asksWhen a "when …" question, which favours records that have a date
    */
-  record Parsed(String raw, Dates dates, List<Word> words, List<String> exact, boolean question, boolean asksWhen) {
+  record Parsed(String raw, QueryDates dates, List<Word> words, List<String> exact, boolean question, boolean asksWhen) {
     static Parsed of(String query) {
-      Dates d = Queries.dates(query);
+      QueryDates d = QueryDates.of(query);
       String q = query.strip();
       String first = firstWord(q);
       return new Parsed(query, d, Queries.words(d.rest()), exactTerms(d.rest()), AutoMode.isQuestion(q),
@@ -447,7 +368,7 @@ final class Queries {
         main.add(new BoostQuery(fq, boosts[i]), Occur.SHOULD);
       }
     }
-    Dates d = dates(q);
+    QueryDates d = QueryDates.of(q);
     boolean dated = d.only() && !d.spans().isEmpty();
     if (dated) {
       dateClauses(d).forEach(c -> main.add(c, Occur.SHOULD));
@@ -456,7 +377,7 @@ final class Queries {
   }
 
   /** One clause per date of the query: records with a date meeting it. */
-  private static List<Query> dateClauses(Dates d) {
+  private static List<Query> dateClauses(QueryDates d) {
     List<Query> out = new ArrayList<>(d.spans().size());
     for (DateSpan s : d.spans()) {
       long[] r = DocMapper.range(s);

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class QueriesTest {
   static int dates(String q) {
-    return Queries.dates(q).spans().size();
+    return QueryDates.of(q).spans().size();
   }
 
   @Test
@@ -21,7 +21,7 @@ class QueriesTest {
     assertThat(dates("launch 2026-10")).isEqualTo(1);
     assertThat(dates("2026")).isEqualTo(1);
     assertThat(dates("from 2025-12 to 2026-01-31.")).isEqualTo(2);
-    assertThat(Queries.dates("outage 2026-03 recap").rest().strip()).isEqualTo("outage   recap".strip());
+    assertThat(QueryDates.of("outage 2026-03 recap").rest().strip()).isEqualTo("outage   recap".strip());
     // Not dates: other numbers, impossible months, parts of ids and versions, times.
     assertThat(dates("4096 tokens")).isZero();
     assertThat(dates("2026-13")).isZero();
@@ -36,7 +36,7 @@ class QueriesTest {
    */
   @Property(tries = 2_000)
   void theShortcutFindsWhatThePatternsFind(@ForAll("queries") String q) {
-    assertThat(Queries.dates(q)).isEqualTo(Queries.scanDates(q));
+    assertThat(QueryDates.of(q)).isEqualTo(QueryDates.scan(q));
   }
 
   @Provide
@@ -57,13 +57,13 @@ class QueriesTest {
 
   @Test
   void datesWrittenInWordsAreDaysAndMonths() {
-    assertThat(Queries.dates("what happened on 8 May 2023?").spans()).extracting(Object::toString)
+    assertThat(QueryDates.of("what happened on 8 May 2023?").spans()).extracting(Object::toString)
         .containsExactly(dev.gram.base.DateSpan.parse("2023-05-08").toString());
-    assertThat(Queries.dates("May 8th, 2023").spans()).extracting(Object::toString)
+    assertThat(QueryDates.of("May 8th, 2023").spans()).extracting(Object::toString)
         .containsExactly(dev.gram.base.DateSpan.parse("2023-05-08").toString());
-    assertThat(Queries.dates("trips in sept 2024").spans()).extracting(Object::toString)
+    assertThat(QueryDates.of("trips in sept 2024").spans()).extracting(Object::toString)
         .containsExactly(dev.gram.base.DateSpan.parse("2024-09").toString());
-    assertThat(Queries.dates("trips in sept 2024").rest().strip()).isEqualTo("trips in");
+    assertThat(QueryDates.of("trips in sept 2024").rest().strip()).isEqualTo("trips in");
     // Not dates: a month name without a year, "may" as a verb.
     assertThat(dates("we may 2 go")).isZero();
     assertThat(dates("in May")).isZero();
