@@ -162,9 +162,11 @@ final class RecallSearcher implements Recall {
       if (ranked == null) {
         IndexSearcher scoring = stoppable(s, req.stop());
         ranked = rank(scoring, used, parsed, req, filter, need, qv);
+        // Stopped while Lucene scored or walked the vector graph (the graph's walk ends early
+        // without saying so): the caller's error, and no ranking cut short is kept. A stop never
+        // comes undone, so a ranking found with the caller still waiting is whole.
+        req.stop().check();
         if (scoring.timedOut()) {
-          // Stopped inside Lucene: the caller's error, never a ranking cut short.
-          req.stop().check();
           throw new IllegalStateException("a search stopped while its caller still waits");
         }
         recent.put(reader, key, ranked);

@@ -12,9 +12,12 @@ import dev.gram.store.PathResolver;
 import dev.gram.store.Vault;
 import dev.gram.testing.StoreWrites;
 import io.vertx.core.json.JsonArray;
+import dev.gram.async.Background;
+import dev.gram.async.Foreground;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +81,69 @@ class SearchStopsTest {
       index.close();
       Fixtures.await(vault.close());
     }
+  }
+
+  /**
+   * The vector graph's walk ends early without saying so: a semantic recall stopped during it
+   * ends with the caller's error, and the same question asked again by a caller who waits gets a
+   * whole ranking, not the one cut short (fails if the cut ranking is kept).
+   */
+  @Test
+  void aVectorSearchCutShortIsNotKeptForTheNextCaller() throws Exception {
+    EmbeddingModel.Encoder model = texts -> {
+      float[][] out = new float[texts.size()][Schema.DIMENSION];
+      for (int i = 0; i < out.length; i++) {
+        out[i][Math.floorMod(texts.get(i).hashCode(), 64)] = 1;
+        out[i][64 + Math.floorMod(texts.get(i).length(), 64)] = 1;
+      }
+      return out;
+    };
+    Vault vault = new Vault(new PathResolver(dir.resolve("vault"), List.of()), new PatchOps(), Clock.systemUTC(), 2);
+    RecallIndex index = RecallIndex.open(vault, dir.resolve("index"), () -> CompletableFuture.completedFuture(model),
+        IndexTuning.DEFAULTS, new Background(1, Foreground.none()));
+    try {
+      Fixtures.await(vault.start());
+      StoreWrites w = new StoreWrites(vault);
+      w.create("p/zoo.gram", "Zoo", "");
+      JsonArray ops = new JsonArray();
+      for (int i = 0; i < 200; i++) {
+        ops.add(add(record("task", "t" + i, "Feed the quoll number " + i)));
+      }
+      w.patch("p/zoo.gram", ops);
+      assertThat(index.awaitIdle(30_000, true)).isTrue();
+
+      AtomicInteger asked = new AtomicInteger();
+      RecallRequest.Stop duringTheSearch = new RecallRequest.Stop() {
+        @Override
+        public long leftMillis() {
+          return 60_000;
+        }
+
+        @Override
+        public void check() {
+          if (asked.get() > 0) {
+            throw new GramException(ErrorCode.E_TIMEOUT, "gram_recall did not finish within the deadline");
+          }
+        }
+
+        @Override
+        public boolean stopped() {
+          asked.incrementAndGet();
+          return true;
+        }
+      };
+      Throwable e = catchThrowable(() -> Fixtures.await(index.recall(semantic("quoll to feed", duringTheSearch))));
+      assertThat(asked.get()).isPositive();
+      assertThat(e).isNotNull();
+      assertThat(Fixtures.await(index.recall(semantic("quoll to feed", RecallRequest.Stop.NEVER))).hits()).hasSize(10);
+    } finally {
+      index.close();
+      Fixtures.await(vault.close());
+    }
+  }
+
+  private static RecallRequest semantic(String q, RecallRequest.Stop stop) {
+    return new RecallRequest(q, RecallRequest.Mode.SEMANTIC, RecallRequest.Filters.NONE, 10, 0, stop);
   }
 
   private static RecallRequest keyword(String q, RecallRequest.Stop stop) {
