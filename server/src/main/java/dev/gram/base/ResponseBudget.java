@@ -92,8 +92,8 @@ public final class ResponseBudget {
 
   /**
    * The characters of a string as JSON writes them: a quote or backslash escaped in two bytes, any
-   * other control character in at most six ({@code \u001f}), the rest in UTF-8 (a surrogate
-   * counted as three, above the four bytes of a whole pair).
+   * other control character in at most six (a backslash, u and four hex digits), the rest in UTF-8
+   * (a surrogate counted as three, above the four bytes of a whole pair).
    */
   private static long atMost(CharSequence s) {
     long n = 0;
