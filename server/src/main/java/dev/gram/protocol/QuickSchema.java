@@ -108,9 +108,8 @@ final class QuickSchema {
       case "boolean" -> v -> v instanceof Boolean;
       case "null" -> v -> v == null;
       // Whole numbers as Java reads them; 2.0 is an integer to JSON Schema, but not surely here.
-      case "integer" -> v -> v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte;
-      case "number" -> v -> v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte
-          || (v instanceof Double d && Double.isFinite(d));
+      case "integer" -> QuickSchema::whole;
+      case "number" -> v -> whole(v) || (v instanceof Double d && Double.isFinite(d));
       default -> NOT_SURE;
     };
   }
@@ -178,12 +177,15 @@ final class QuickSchema {
   }
 
   private static Check minItems(int min) {
-    return v -> v instanceof JsonArray a ? a.size() >= min : v instanceof List<?> l && l.size() >= min;
+    return v -> {
+      List<?> list = list(v);
+      return list != null && list.size() >= min;
+    };
   }
 
   private static Check items(Check each) {
     return v -> {
-      List<?> list = v instanceof JsonArray a ? a.getList() : v instanceof List<?> l ? l : null;
+      List<?> list = list(v);
       if (list == null) {
         return false;
       }
@@ -222,6 +224,10 @@ final class QuickSchema {
       }
       return false;
     };
+  }
+
+  private static List<?> list(Object v) {
+    return v instanceof JsonArray a ? a.getList() : v instanceof List<?> l ? l : null;
   }
 
   private static Map<String, Object> map(Object v) {

@@ -39,35 +39,11 @@ class SearchStopsTest {
     RecallIndex index = RecallIndex.open(vault, dir.resolve("index"), false);
     try {
       Fixtures.await(vault.start());
-      StoreWrites w = new StoreWrites(vault);
-      w.create("p/zoo.gram", "Zoo", "");
-      JsonArray ops = new JsonArray();
-      for (int i = 0; i < 200; i++) {
-        ops.add(add(record("task", "t" + i, "Feed the quoll number " + i)));
-      }
-      w.patch("p/zoo.gram", ops);
+      feedTheQuolls(vault);
       assertThat(Fixtures.await(index.recall(keyword("quoll", RecallRequest.Stop.NEVER))).hits()).isNotEmpty();
 
       AtomicInteger asked = new AtomicInteger();
-      RecallRequest.Stop duringTheSearch = new RecallRequest.Stop() {
-        @Override
-        public long leftMillis() {
-          return 60_000;
-        }
-
-        @Override
-        public void check() {
-          if (asked.get() > 0) {
-            throw new GramException(ErrorCode.E_TIMEOUT, "gram_recall did not finish within the deadline");
-          }
-        }
-
-        @Override
-        public boolean stopped() {
-          asked.incrementAndGet();
-          return true;
-        }
-      };
+      RecallRequest.Stop duringTheSearch = stoppedOnceAsked(asked);
       // Another query than the first, so that no kept ranking answers it.
       Throwable e = catchThrowable(() -> Fixtures.await(index.recall(keyword("feed quoll", duringTheSearch))));
       assertThat(asked.get()).isPositive();
@@ -103,35 +79,11 @@ class SearchStopsTest {
         IndexTuning.DEFAULTS, new Background(1, Foreground.none()));
     try {
       Fixtures.await(vault.start());
-      StoreWrites w = new StoreWrites(vault);
-      w.create("p/zoo.gram", "Zoo", "");
-      JsonArray ops = new JsonArray();
-      for (int i = 0; i < 200; i++) {
-        ops.add(add(record("task", "t" + i, "Feed the quoll number " + i)));
-      }
-      w.patch("p/zoo.gram", ops);
+      feedTheQuolls(vault);
       assertThat(index.awaitIdle(30_000, true)).isTrue();
 
       AtomicInteger asked = new AtomicInteger();
-      RecallRequest.Stop duringTheSearch = new RecallRequest.Stop() {
-        @Override
-        public long leftMillis() {
-          return 60_000;
-        }
-
-        @Override
-        public void check() {
-          if (asked.get() > 0) {
-            throw new GramException(ErrorCode.E_TIMEOUT, "gram_recall did not finish within the deadline");
-          }
-        }
-
-        @Override
-        public boolean stopped() {
-          asked.incrementAndGet();
-          return true;
-        }
-      };
+      RecallRequest.Stop duringTheSearch = stoppedOnceAsked(asked);
       Throwable e = catchThrowable(() -> Fixtures.await(index.recall(semantic("quoll to feed", duringTheSearch))));
       assertThat(asked.get()).isPositive();
       assertThat(e).isNotNull();
@@ -140,6 +92,43 @@ class SearchStopsTest {
       index.close();
       Fixtures.await(vault.close());
     }
+  }
+
+  /** One document of 200 tasks that all mention the quoll. */
+  private static void feedTheQuolls(Vault vault) {
+    StoreWrites w = new StoreWrites(vault);
+    w.create("p/zoo.gram", "Zoo", "");
+    JsonArray ops = new JsonArray();
+    for (int i = 0; i < 200; i++) {
+      ops.add(add(record("task", "t" + i, "Feed the quoll number " + i)));
+    }
+    w.patch("p/zoo.gram", ops);
+  }
+
+  /**
+   * A caller whose deadline passes the moment Lucene first asks: every check before that passes,
+   * and every check after throws E_TIMEOUT. {@code asked} counts Lucene's asking.
+   */
+  private static RecallRequest.Stop stoppedOnceAsked(AtomicInteger asked) {
+    return new RecallRequest.Stop() {
+      @Override
+      public long leftMillis() {
+        return 60_000;
+      }
+
+      @Override
+      public void check() {
+        if (asked.get() > 0) {
+          throw new GramException(ErrorCode.E_TIMEOUT, "gram_recall did not finish within the deadline");
+        }
+      }
+
+      @Override
+      public boolean stopped() {
+        asked.incrementAndGet();
+        return true;
+      }
+    };
   }
 
   private static RecallRequest semantic(String q, RecallRequest.Stop stop) {
