@@ -197,6 +197,14 @@ final class Queries {
    * every word of a question would crowd out the evidence. Phrases, owners and dates add boosts.
    */
   static Keyword keyword(Parsed p, IndexSearcher searcher) throws IOException {
+    return keyword(p, searcher, new WordClauses(), null);
+  }
+
+  /**
+   * As {@link #keyword(Parsed, IndexSearcher)}, taking each word's clauses from {@code kept} when
+   * they were built with {@code reader} (the searcher's reader's cache key) and keeping those it builds.
+   */
+  static Keyword keyword(Parsed p, IndexSearcher searcher, WordClauses kept, Object reader) throws IOException {
     List<Word> words = p.words();
     List<Query> perWord = new ArrayList<>(words.size());
     // Which phrase fields hold every word as written: a phrase with a word its field lacks
@@ -205,7 +213,15 @@ final class Queries {
     java.util.Arrays.fill(phraseable, true);
     TermLookup lookup = new TermLookup(searcher);
     for (Word w : words) {
-      perWord.add(wordQuery(w, lookup, phraseable, searcher));
+      WordClauses.Clauses c = kept.get(reader, w);
+      if (c == null) {
+        c = wordQuery(w, lookup, searcher);
+        kept.put(reader, w, c);
+      }
+      perWord.add(c.query());
+      for (int j = 0; j < PHRASE_FIELDS.length; j++) {
+        phraseable[j] &= !c.lacksAsWritten()[j];
+      }
     }
     List<Query> extras = new ArrayList<>();
     for (String t : p.exact()) {
@@ -277,10 +293,11 @@ final class Queries {
    * a person's name (an {@code owner} value somewhere) at {@link #NAME_WEIGHT}. Only the terms
    * some unit has become clauses (a clause that matches nothing scores nothing, and costs a weight
    * and a scorer per search); a word found nowhere, typos included, is a {@link MatchNoDocsQuery}.
-   * Clears {@code phraseable[i]} when {@link #PHRASE_FIELDS}{@code [i]} lacks the word as written.
+   * Says which of the {@link #PHRASE_FIELDS} lack the word as written.
    */
-  private static Query wordQuery(Word w, TermLookup lookup, boolean[] phraseable, IndexSearcher searcher)
+  private static WordClauses.Clauses wordQuery(Word w, TermLookup lookup, IndexSearcher searcher)
       throws IOException {
+    boolean[] lacks = new boolean[PHRASE_FIELDS.length];
     List<Query> perField = new ArrayList<>(WORD_FIELDS.length);
     boolean known = false;
     for (int i = 0; i < WORD_FIELDS.length; i++) {
@@ -291,7 +308,7 @@ final class Queries {
       }
       for (int j = 0; j < PHRASE_FIELDS.length; j++) {
         if (PHRASE_FIELDS[j].equals(WORD_FIELDS[i]) && !asWritten) {
-          phraseable[j] = false;
+          lacks[j] = true;
         }
       }
       if (terms.size() == 1) {
@@ -309,11 +326,11 @@ final class Queries {
       }
     }
     if (perField.isEmpty()) {
-      return new MatchNoDocsQuery("no unit has " + w.term());
+      return new WordClauses.Clauses(new MatchNoDocsQuery("no unit has " + w.term()), lacks);
     }
     Query q = perField.size() == 1 ? perField.get(0) : new DisjunctionMaxQuery(perField, FIELD_TIE);
     boolean name = known && lookup.states(new Term(Schema.WHO, w.term())).docFreq() > 0;
-    return name ? new BoostQuery(q, NAME_WEIGHT) : q;
+    return new WordClauses.Clauses(name ? new BoostQuery(q, NAME_WEIGHT) : q, lacks);
   }
 
   /**

@@ -48,6 +48,7 @@ final class RecallSearcher implements Recall {
   private final AutoMode auto;
   private final HybridFusion fusion;
   private final RecentRankings recent = new RecentRankings();
+  private final WordClauses words = new WordClauses();
 
   RecallSearcher(
       Vault vault,
@@ -241,7 +242,8 @@ final class RecallSearcher implements Recall {
    * its words from the start ({@link Queries#keyword}).
    */
   private List<Candidate> keywordHits(IndexSearcher s, Queries.Parsed query, Query filter, int need) throws IOException {
-    Queries.Keyword q = Queries.keyword(query, s);
+    IndexReader.CacheHelper cache = s.getIndexReader().getReaderCacheHelper();
+    Queries.Keyword q = Queries.keyword(query, s, words, cache == null ? null : cache.getKey());
     if (q.allWords() != null) {
       List<Candidate> all = lexical(s, q.allWords(), filter, need);
       if (!all.isEmpty()) {

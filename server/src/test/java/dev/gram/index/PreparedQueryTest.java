@@ -32,37 +32,99 @@ class PreparedQueryTest {
     {"Database migration", "Migrate the database before the release; the budget is fixed.", "", ""},
   };
 
+  private static final String[] QUERIES = {
+    "What instrument is Maria learning to play?", // a name, an unknown word (instrument)
+    "When did Tim go to the anxiety support meeting?", // when, a phrase
+    "violni", // a typo
+    "budget review", // a short query: every word first
+    "databse migraton", // typos in a short query
+    "Midnight Library", // a phrase in a title
+    "zebra unicorn", // nothing
+  };
+
+  private static void addUnits(IndexWriter w) throws java.io.IOException {
+    for (int i = 0; i < UNITS.length; i++) {
+      String[] u = UNITS[i];
+      w.addDocument(unit(u[0], u[1], u[2], u[3], "Conversation " + (i % 2)));
+      if (i == 2) {
+        w.commit(); // two segments
+      }
+    }
+  }
+
+  private static Document unit(String title, String text, String near, String owner, String docTitle) {
+    Document d = new Document();
+    d.add(new TextField(Schema.TITLE, title, Field.Store.NO));
+    d.add(new TextField(Schema.TEXT, text, Field.Store.NO));
+    d.add(new TextField(Schema.NEAR, near, Field.Store.NO));
+    d.add(new TextField(Schema.DTITLE, docTitle, Field.Store.NO));
+    if (!owner.isEmpty()) {
+      d.add(new StringField(Schema.WHO, owner.toLowerCase(java.util.Locale.ROOT), Field.Store.NO));
+    }
+    return d;
+  }
+
+  /**
+   * Words' clauses kept from earlier questions score as built afresh, and a new reader (a unit
+   * added in a new segment) gets clauses of its own: the kept ones say no unit has "cello".
+   */
+  @Test
+  void keptWordsScoreAsBuiltAfresh() throws Exception {
+    try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(Analyzers.forIndex()))) {
+      addUnits(w);
+      WordClauses kept = new WordClauses();
+      try (DirectoryReader r = DirectoryReader.open(w)) {
+        IndexSearcher s = new IndexSearcher(r);
+        Object key = r.getReaderCacheHelper().getKey();
+        for (int pass = 0; pass < 2; pass++) {
+          for (String q : QUERIES) {
+            sameHits(q, s, Queries.keyword(Queries.Parsed.of(q), s, kept, key), Queries.keyword(Queries.Parsed.of(q), s));
+          }
+          String cello = "Who learns the cello?";
+          sameHits(cello, s, Queries.keyword(Queries.Parsed.of(cello), s, kept, key), Queries.keyword(Queries.Parsed.of(cello), s));
+        }
+        assertThat(kept.get(key, Queries.words("violni").get(0))).as("a typo's expansion is kept").isNotNull();
+      }
+      w.addDocument(unit("Ana: My cello teacher", "Ana: My cello teacher moved away.", "", "Ana", "Conversation 2"));
+      w.commit();
+      try (DirectoryReader r = DirectoryReader.open(w)) {
+        IndexSearcher s = new IndexSearcher(r);
+        String q = "Who learns the cello?";
+        Queries.Keyword fresh = Queries.keyword(Queries.Parsed.of(q), s);
+        assertThat(s.search(fresh.anyWord(), 10).scoreDocs).as("the new unit is found afresh")
+            .anyMatch(d -> d.doc == UNITS.length);
+        sameHits(q, s, Queries.keyword(Queries.Parsed.of(q), s, kept, r.getReaderCacheHelper().getKey()), fresh);
+      }
+    }
+  }
+
+  private static void sameHits(String q, IndexSearcher s, Queries.Keyword kept, Queries.Keyword fresh) throws Exception {
+    Query[] a = {kept.allWords(), kept.anyWord()};
+    Query[] b = {fresh.allWords(), fresh.anyWord()};
+    for (int k = 0; k < 2; k++) {
+      assertThat(a[k] == null).as(q).isEqualTo(b[k] == null);
+      if (a[k] == null) {
+        continue;
+      }
+      TopDocs x = s.search(a[k], 10);
+      TopDocs y = s.search(b[k], 10);
+      assertThat(x.scoreDocs).as(q).hasSameSizeAs(y.scoreDocs);
+      for (int i = 0; i < x.scoreDocs.length; i++) {
+        assertThat(x.scoreDocs[i].doc).as(q + " #" + i).isEqualTo(y.scoreDocs[i].doc);
+        assertThat(x.scoreDocs[i].score).as(q + " #" + i).isEqualTo(y.scoreDocs[i].score);
+      }
+    }
+  }
+
   @Test
   void scoresAsLuceneRewritingTheWholeTree() throws Exception {
     try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
         IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(Analyzers.forIndex()))) {
-      for (int i = 0; i < UNITS.length; i++) {
-        String[] u = UNITS[i];
-        Document d = new Document();
-        d.add(new TextField(Schema.TITLE, u[0], Field.Store.NO));
-        d.add(new TextField(Schema.TEXT, u[1], Field.Store.NO));
-        d.add(new TextField(Schema.NEAR, u[2], Field.Store.NO));
-        d.add(new TextField(Schema.DTITLE, "Conversation " + (i % 2), Field.Store.NO));
-        if (!u[3].isEmpty()) {
-          d.add(new StringField(Schema.WHO, u[3].toLowerCase(java.util.Locale.ROOT), Field.Store.NO));
-        }
-        w.addDocument(d);
-        if (i == 2) {
-          w.commit(); // two segments
-        }
-      }
+      addUnits(w);
       try (DirectoryReader r = DirectoryReader.open(w)) {
         IndexSearcher s = new IndexSearcher(r);
-        String[] queries = {
-          "What instrument is Maria learning to play?", // a name, an unknown word (instrument)
-          "When did Tim go to the anxiety support meeting?", // when, a phrase
-          "violni", // a typo
-          "budget review", // a short query: every word first
-          "databse migraton", // typos in a short query
-          "Midnight Library", // a phrase in a title
-          "zebra unicorn", // nothing
-        };
-        for (String q : queries) {
+        for (String q : QUERIES) {
           Queries.Keyword k = Queries.keyword(Queries.Parsed.of(q), s);
           for (Query built : new Query[] {k.allWords(), k.anyWord()}) {
             if (!(built instanceof PreparedQuery prepared)) {
