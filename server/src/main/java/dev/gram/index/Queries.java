@@ -393,6 +393,19 @@ final class Queries {
     return terms.isEmpty() && !dated ? new MatchNoDocsQuery("nothing to search for") : main.build();
   }
 
+  /** Units with a date meeting one of the query's dates (a filter), or null when it has none. */
+  static Query anyDate(QueryDates d) {
+    if (d.spans().isEmpty()) {
+      return null;
+    }
+    BooleanQuery.Builder any = new BooleanQuery.Builder();
+    for (DateSpan s : d.spans()) {
+      long[] r = DocMapper.range(s);
+      any.add(LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]}), Occur.SHOULD);
+    }
+    return any.build();
+  }
+
   /** One clause per date of the query: records with a date meeting it. */
   private static List<Query> dateClauses(QueryDates d) {
     List<Query> out = new ArrayList<>(d.spans().size());

@@ -36,7 +36,7 @@ class RecallQualityTest {
       Map.of(
           "exact", new double[] {0.30, 0.30},
           "keyword", new double[] {0.82, 0.75},
-          "semantic", new double[] {0.85, 0.72},
+          "semantic", new double[] {0.92, 0.80},
           "hybrid", new double[] {0.93, 0.85},
           "auto", new double[] {0.93, 0.87});
 
