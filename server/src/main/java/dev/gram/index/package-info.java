@@ -28,7 +28,8 @@
  *       dev.gram.index.AutoMode} picks the mode of {@code auto} and {@link
  *       dev.gram.index.HybridFusion} merges the two rankings of {@code hybrid}; {@link
  *       dev.gram.index.RecentRankings} keeps the rankings of the last recalls for the reader they
- *       came from.
+ *       came from, and {@link dev.gram.index.WordClauses} the keyword clauses of the words they
+ *       asked about.
  *   <li>{@link dev.gram.index.IndexLedger}: what the index holds of each document (revision,
  *       hash, status), shared by the three above; {@link dev.gram.index.DocumentBlocks} writes a
  *       document's block of Lucene documents for the keeper and the embedder.
