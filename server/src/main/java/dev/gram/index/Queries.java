@@ -216,7 +216,7 @@ final class Queries {
       WordClauses.Clauses c = kept.get(reader, w);
       if (c == null) {
         c = wordQuery(w, lookup, searcher);
-        kept.put(reader, w, c);
+        kept.put(reader, searcher.getIndexReader().leaves().size(), w, c);
       }
       perWord.add(c.query());
       for (int j = 0; j < PHRASE_FIELDS.length; j++) {

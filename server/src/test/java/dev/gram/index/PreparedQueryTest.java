@@ -99,6 +99,41 @@ class PreparedQueryTest {
     }
   }
 
+  /**
+   * What is kept is bounded by term states (terms times segments), the words asked longest ago
+   * going first, and a reader of more segments keeps fewer words.
+   */
+  @Test
+  void keptWordsStayWithinTheirBudget() {
+    WordClauses kept = new WordClauses(12);
+    Object one = new Object();
+    for (String w : new String[] {"alpha", "beta", "gamma"}) {
+      kept.put(one, 1, Queries.words(w).get(0), clauses(w, 4)); // 4 terms, one segment
+    }
+    assertThat(kept.size()).isEqualTo(3);
+    kept.get(one, Queries.words("alpha").get(0)); // asked again: now the most recent
+    kept.put(one, 1, Queries.words("delta").get(0), clauses("delta", 4));
+    assertThat(kept.get(one, Queries.words("beta").get(0))).as("the word asked longest ago goes").isNull();
+    assertThat(kept.get(one, Queries.words("alpha").get(0))).isNotNull();
+    assertThat(kept.size()).isEqualTo(3);
+    Object three = new Object();
+    for (String w : new String[] {"alpha", "beta", "gamma"}) {
+      kept.put(three, 3, Queries.words(w).get(0), clauses(w, 2)); // 2 terms, three segments
+    }
+    assertThat(kept.get(one, Queries.words("alpha").get(0))).as("another reader's words are gone").isNull();
+    assertThat(kept.size()).as("6 states a word: two fit in 12").isEqualTo(2);
+    assertThat(WordClauses.terms(clauses("x", 5).query())).isEqualTo(5);
+  }
+
+  private static WordClauses.Clauses clauses(String word, int terms) {
+    org.apache.lucene.search.BooleanQuery.Builder b = new org.apache.lucene.search.BooleanQuery.Builder();
+    for (int i = 0; i < terms; i++) {
+      b.add(new org.apache.lucene.search.TermQuery(new org.apache.lucene.index.Term("f" + i, word)),
+          org.apache.lucene.search.BooleanClause.Occur.SHOULD);
+    }
+    return new WordClauses.Clauses(b.build(), new boolean[3]);
+  }
+
   private static void sameHits(String q, IndexSearcher s, Queries.Keyword kept, Queries.Keyword fresh) throws Exception {
     Query[] a = {kept.allWords(), kept.anyWord()};
     Query[] b = {fresh.allWords(), fresh.anyWord()};
