@@ -400,19 +400,22 @@ final class Queries {
     }
     BooleanQuery.Builder any = new BooleanQuery.Builder();
     for (DateSpan s : d.spans()) {
-      long[] r = DocMapper.range(s);
-      any.add(LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]}), Occur.SHOULD);
+      any.add(meets(s), Occur.SHOULD);
     }
     return any.build();
+  }
+
+  /** Units with a date meeting {@code s}. */
+  private static Query meets(DateSpan s) {
+    long[] r = DocMapper.range(s);
+    return LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]});
   }
 
   /** One clause per date of the query: records with a date meeting it. */
   private static List<Query> dateClauses(QueryDates d) {
     List<Query> out = new ArrayList<>(d.spans().size());
     for (DateSpan s : d.spans()) {
-      long[] r = DocMapper.range(s);
-      Query q = LongRange.newIntersectsQuery(Schema.DATES, new long[] {r[0]}, new long[] {r[1]});
-      out.add(new BoostQuery(new ConstantScoreQuery(q), DATE_BOOST));
+      out.add(new BoostQuery(new ConstantScoreQuery(meets(s)), DATE_BOOST));
     }
     return out;
   }
