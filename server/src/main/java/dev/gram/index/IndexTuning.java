@@ -27,7 +27,7 @@ record IndexTuning(
     long yieldMaxMs,
     long rebuildDelayMs) {
 
-  static final IndexTuning DEFAULTS = new IndexTuning(HybridFusion.Method.CONVEX, 0.7, 3, RecallRequest.Mode.HYBRID, 8, 50, 500, 0);
+  static final IndexTuning DEFAULTS = new IndexTuning(HybridFusion.Method.ZSCORE, 0.6, 3, RecallRequest.Mode.HYBRID, 8, 50, 500, 0);
 
   /** Read at open; a test reaches the index of a server it starts by command line only this way. */
   static final String REBUILD_DELAY_PROPERTY = "gram.index.rebuildDelayMs";

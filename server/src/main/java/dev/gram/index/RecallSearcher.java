@@ -228,7 +228,8 @@ final class RecallSearcher implements Recall {
           int depth = Math.max(need, FUSE_DEPTH);
           List<Candidate> lexical = keywordHits(s, parsed, filter, depth);
           req.stop().check();
-          return fusion.fuse(lexical, vector(s, qv, filter, depth), !parsed.dates().spans().isEmpty());
+          List<Candidate> near = datedFirst(s, qv, Queries.anyDate(parsed.dates()), filter, depth);
+          return fusion.fuse(lexical, near, !parsed.dates().spans().isEmpty());
         }
       default:
         return keywordHits(s, parsed, filter, need);

@@ -169,15 +169,19 @@ public final class ConversationMeasure {
         a -> !a.containsKey("partial") && !a.containsKey("fallback") && !a.containsKey("unembeddedChunks"), 1_800_000);
   }
 
-  /** The defaults ("") and the fusions compared with them. */
+  /**
+   * The defaults ("") and the fusions compared with them: {@code -Dmeasure.fusions=CONVEX:0.5,RRF:0.3,…}
+   * (method and semantic weight).
+   */
   static Map<String, IndexTuning> alternatives(boolean all) {
     Map<String, IndexTuning> out = new LinkedHashMap<>();
     out.put("", IndexTuning.DEFAULTS);
     if (all) {
-      for (HybridFusion.Method f : HybridFusion.Method.values()) {
-        for (double w : new double[] {0.3, 0.5, 0.7}) {
-          out.put("/" + f + "/w=" + w, IndexTuning.DEFAULTS.withFusion(f, w));
-        }
+      for (String m : System.getProperty("measure.fusions", "CONVEX:0.5,CONVEX:0.7,RRF:0.5,ZSCORE:0.5,ZSCORE:0.7")
+          .split(",")) {
+        String[] f = m.split(":");
+        out.put("/" + f[0] + "/w=" + f[1],
+            IndexTuning.DEFAULTS.withFusion(HybridFusion.Method.valueOf(f[0]), Double.parseDouble(f[1])));
       }
     }
     return out;
