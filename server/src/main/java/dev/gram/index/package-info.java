@@ -143,7 +143,8 @@
  * no unit has makes no clause. Hits are collapsed to one per entity (a document's best section);
  * when a page is short after collapsing, the search fetches deeper. A page reads what it shows from
  * doc values ({@link dev.gram.index.HitFields}), never from stored fields. Hybrid fuses the keyword
- * and semantic rankings by a convex combination of their min-max normalized scores. A recall waits for writes and searches
+ * and semantic rankings by their z-scores, each side weighted by how far its own first hit stands
+ * out ({@link dev.gram.index.HybridFusion}). A recall waits for writes and searches
  * only while its caller still wants the answer ({@link dev.gram.index.RecallRequest.Stop}). See
  * {@code docs/recall.md} for the modes, the exact-mode and date rules, and the measurements behind
  * the choices.
