@@ -222,14 +222,19 @@ final class RecallSearcher implements Recall {
       case EXACT:
         return lexical(s, Queries.exact(req.query()), filter, need);
       case SEMANTIC:
-        return datedFirst(s, qv, Queries.anyDate(parsed.dates()), filter, need);
+        {
+          // As deep as hybrid looks, so that the hits moved last do not change the first pages as
+          // a cursor asks for more.
+          int depth = Math.max(need, FUSE_DEPTH);
+          return BareTitles.last(s, datedFirst(s, qv, Queries.anyDate(parsed.dates()), filter, depth));
+        }
       case HYBRID:
         {
           int depth = Math.max(need, FUSE_DEPTH);
           List<Candidate> lexical = keywordHits(s, parsed, filter, depth);
           req.stop().check();
           List<Candidate> near = datedFirst(s, qv, Queries.anyDate(parsed.dates()), filter, depth);
-          return fusion.fuse(lexical, near, !parsed.dates().spans().isEmpty());
+          return BareTitles.last(s, fusion.fuse(lexical, near, !parsed.dates().spans().isEmpty()));
         }
       default:
         return keywordHits(s, parsed, filter, need);
