@@ -22,15 +22,8 @@ class DocumentHitsTest {
   @Test
   void aDocumentFoundByItsTitleAloneRanksBelowItsMatchingRecords() {
     try (GramTestServer s = GramTestServer.start(dir.resolve("vault"))) {
-      JsonArray turns = new JsonArray();
-      turns.add(record("event", "D1:1", "Ana: Hey Ben, how have you been?", "d", "Hey Ben, how have you been?",
-          "owner", "Ana", "at", "2023-05-08"));
-      turns.add(record("event", "D1:2", "Ben: We adopted a puppy called Luna…", "d",
-          "We adopted a puppy called Luna last Saturday, Ana!", "owner", "Ben", "at", "2023-05-08"));
-      turns.add(record("event", "D1:3", "Ana: A puppy! Send me pictures, Ben.", "d", "A puppy! Send me pictures, Ben.",
-          "owner", "Ana", "at", "2023-05-08"));
       Fixtures.create(s, "talks/session-01.gram", "Ana and Ben, session 1 (8 May 2023)",
-          new JsonObject().put("records", turns));
+          new JsonObject().put("records", session()));
       Fixtures.awaitIndexed(s);
       List<String> hits = ids(s.call("gram_recall", new JsonObject().put("query", "What is the name of Ben's puppy?")
           .put("mode", "keyword")).ok());
