@@ -233,15 +233,17 @@ final class RecallSearcher implements Recall {
           // As deep as hybrid looks, so that the hits moved last do not change the first pages as
           // a cursor asks for more.
           int depth = Math.max(need, FUSE_DEPTH);
-          return BareTitles.last(s, datedFirst(s, qv, Queries.anyDate(parsed.dates()), filter, depth));
+          return BareTitles.last(s, nearest(s, qv, parsed, filter, depth, true));
         }
       case HYBRID:
         {
           int depth = Math.max(need, FUSE_DEPTH);
           List<Candidate> lexical = keywordHits(s, parsed, filter, depth);
           req.stop().check();
-          List<Candidate> near = datedFirst(s, qv, Queries.anyDate(parsed.dates()), filter, depth);
-          return BareTitles.last(s, fusion.fuse(lexical, near, !parsed.dates().spans().isEmpty()));
+          List<Candidate> near = nearest(s, qv, parsed, filter, depth, false);
+          List<Candidate> fused = fusion.fuse(lexical, near, !parsed.dates().spans().isEmpty());
+          fused = UnitMatches.raise(s, NamedOwners.of(s, parsed), fused, NamedOwners.FUSED);
+          return BareTitles.last(s, fused);
         }
       default:
         return keywordHits(s, parsed, filter, need);
@@ -304,26 +306,34 @@ final class RecallSearcher implements Recall {
 
   /**
    * Semantic candidates: by cosine, plus {@link #DATE_COSINE} for a unit meeting a date of the
-   * query. The dated units are searched on their own (an exact search when they are few), so the
-   * best of them are found even when undated units are nearer; a dated unit past the first {@code
-   * need} of them scores below all of them, so the first {@code need} of the ranking are right.
+   * query and, when {@code byOwner}, {@link NamedOwners#COSINE} for a record owned by a person it
+   * names. Each such subset is also searched on its own (an exact search when it is small), so its
+   * best units are found even when others are nearer.
    */
-  private List<Candidate> datedFirst(IndexSearcher s, float[] qv, Query dated, Query filter, int need)
-      throws IOException {
-    if (dated == null) {
+  private List<Candidate> nearest(IndexSearcher s, float[] qv, Queries.Parsed parsed, Query filter, int need,
+      boolean byOwner) throws IOException {
+    Query dated = Queries.anyDate(parsed.dates());
+    Query owned = byOwner ? NamedOwners.of(s, parsed) : null;
+    if (dated == null && owned == null) {
       return vector(s, qv, filter, need);
     }
-    LinkedHashMap<String, Candidate> out = new LinkedHashMap<>();
-    for (Candidate c : vector(s, qv, Queries.filtered(dated, filter), need)) {
-      // A Lucene cosine score is (1 + cosine) / 2.
-      out.put(c.key(), new Candidate(c.doc(), c.score() + DATE_COSINE / 2, c.key(), c.cosine()));
+    LinkedHashMap<String, Candidate> found = new LinkedHashMap<>();
+    for (Query subset : new Query[] {dated, owned}) {
+      if (subset != null) {
+        for (Candidate c : vector(s, qv, Queries.filtered(subset, filter), need)) {
+          found.putIfAbsent(c.key(), c);
+        }
+      }
     }
     for (Candidate c : vector(s, qv, filter, need)) {
-      out.putIfAbsent(c.key(), c);
+      found.putIfAbsent(c.key(), c);
     }
-    List<Candidate> ranked = new ArrayList<>(out.values());
-    ranked.sort((a, b) -> Float.compare(b.score(), a.score()));
-    return ranked;
+    // A Lucene cosine score is (1 + cosine) / 2.
+    List<Candidate> ranked = new ArrayList<>(found.values());
+    if (dated != null) {
+      ranked = UnitMatches.raise(s, dated, ranked, DATE_COSINE / 2);
+    }
+    return UnitMatches.raise(s, owned, ranked, NamedOwners.COSINE / 2);
   }
 
   /** Ranked, collapsed nearest units by cosine, within the filter. */
