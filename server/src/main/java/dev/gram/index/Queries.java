@@ -247,6 +247,8 @@ final class Queries {
     if (p.asksWhen()) {
       Query dated = LongRange.newIntersectsQuery(Schema.DATE_DEFAULT, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE});
       extras.add(new BoostQuery(PreparedQuery.leaf(searcher, new ConstantScoreQuery(dated)), WHEN_BOOST));
+      Query saysWhen = PreparedQuery.leaf(searcher, new ConstantScoreQuery(TimeWords.QUERY));
+      extras.add(new BoostQuery(saysWhen, TimeWords.KEYWORD));
     }
     List<Query> dates = new ArrayList<>();
     for (Query q : dateClauses(p.dates())) {

@@ -306,8 +306,8 @@ final class RecallSearcher implements Recall {
 
   /**
    * Semantic candidates: by cosine, plus {@link #DATE_COSINE} for a unit meeting a date of the
-   * query and, when {@code byOwner}, {@link NamedOwners#COSINE} for a record owned by a person it
-   * names. The dated units are also searched on their own (an exact search when they are few), so
+   * query, {@link TimeWords#COSINE} for a unit saying when to a "when" question and, when {@code
+   * byOwner}, {@link NamedOwners#COSINE} for a record owned by a person it names. The dated units are also searched on their own (an exact search when they are few), so
    * the best of them are found even when undated units are nearer; the owned ones are not (their
    * bonus is a quarter of a date's; searching them apart moved recall by 0.001 at most, docs/recall.md).
    */
@@ -315,7 +315,8 @@ final class RecallSearcher implements Recall {
       boolean byOwner) throws IOException {
     Query dated = Queries.anyDate(parsed.dates());
     Query owned = byOwner ? NamedOwners.of(s, parsed) : null;
-    if (dated == null && owned == null) {
+    Query timed = parsed.asksWhen() ? TimeWords.QUERY : null;
+    if (dated == null && owned == null && timed == null) {
       return vector(s, qv, filter, need);
     }
     LinkedHashMap<String, Candidate> found = new LinkedHashMap<>();
@@ -332,7 +333,8 @@ final class RecallSearcher implements Recall {
     if (dated != null) {
       ranked = UnitMatches.raise(s, dated, ranked, DATE_COSINE / 2);
     }
-    return UnitMatches.raise(s, owned, ranked, NamedOwners.COSINE / 2);
+    ranked = UnitMatches.raise(s, owned, ranked, NamedOwners.COSINE / 2);
+    return UnitMatches.raise(s, timed, ranked, TimeWords.COSINE / 2);
   }
 
   /** Ranked, collapsed nearest units by cosine, within the filter. */
