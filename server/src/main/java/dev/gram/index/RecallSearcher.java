@@ -307,9 +307,10 @@ final class RecallSearcher implements Recall {
   /**
    * Semantic candidates: by cosine, plus {@link #DATE_COSINE} for a unit meeting a date of the
    * query, {@link TimeWords#COSINE} for a unit saying when to a "when" question and, when {@code
-   * byOwner}, {@link NamedOwners#COSINE} for a record owned by a person it names. The dated units are also searched on their own (an exact search when they are few), so
-   * the best of them are found even when undated units are nearer; the owned ones are not (their
-   * bonus is a quarter of a date's; searching them apart moved recall by 0.001 at most, docs/recall.md).
+   * byOwner}, {@link NamedOwners#COSINE} for a record owned by a person it names. The dated units
+   * are also searched on their own (an exact search when they are few), so the best of them are
+   * found even when undated units are nearer; the others are not (their bonus is a quarter of a
+   * date's; searching the owned ones apart moved recall by 0.001 at most, docs/recall.md).
    */
   private List<Candidate> nearest(IndexSearcher s, float[] qv, Queries.Parsed parsed, Query filter, int need,
       boolean byOwner) throws IOException {

@@ -18,7 +18,7 @@ import org.apache.lucene.search.Weight;
  * visited in order, one iterator per segment, each advanced to the next unit asked about. For the
  * hundred candidates of a ranking this costs a hundred skips, where a filtered search would score
  * every unit the query matches. {@link #raise} uses it to add a bonus to the candidates of a
- * ranking that a query matches (a date the query names, an owner it names).
+ * ranking that a query matches (a date the query names, an owner it names, a word saying when).
  */
 final class UnitMatches {
   private UnitMatches() {}
