@@ -24,15 +24,10 @@ final class BinaryValues {
 
   /** Visits each of {@code docs} ({@code index} is its position in {@code docs}) in document order. */
   static void visit(IndexSearcher s, int[] docs, String field, Visitor visitor) throws IOException {
-    Integer[] order = new Integer[docs.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparingInt(i -> docs[i]));
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     LeafReaderContext leaf = null;
     BinaryDocValues values = null;
-    for (int i : order) {
+    for (int i : inDocOrder(docs)) {
       int doc = docs[i];
       if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
         leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
@@ -41,5 +36,18 @@ final class BinaryValues {
       boolean has = values != null && values.advanceExact(doc - leaf.docBase);
       visitor.visit(i, doc, has ? values.binaryValue() : null);
     }
+  }
+
+  /**
+   * The positions of {@code docs} in document order: iterators over a segment only move forward,
+   * so a ranking's documents are visited in this order ({@link UnitMatches} too).
+   */
+  static Integer[] inDocOrder(int[] docs) {
+    Integer[] order = new Integer[docs.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingInt(i -> docs[i]));
+    return order;
   }
 }

@@ -2,7 +2,6 @@ package dev.gram.index;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
@@ -18,7 +17,8 @@ import org.apache.lucene.search.Weight;
  * visited in order, one iterator per segment, each advanced to the next unit asked about. For the
  * hundred candidates of a ranking this costs a hundred skips, where a filtered search would score
  * every unit the query matches. {@link #raise} uses it to add a bonus to the candidates of a
- * ranking that a query matches (a date the query names, an owner it names, a word saying when).
+ * ranking that a query matches (a date the query names, an owner it names, a word saying when);
+ * {@link BareTitles} uses it to find the documents it moves last.
  */
 final class UnitMatches {
   private UnitMatches() {}
@@ -29,16 +29,11 @@ final class UnitMatches {
     if (docs.length == 0) {
       return out;
     }
-    Integer[] order = new Integer[docs.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Integer.compare(docs[a], docs[b]));
     Weight w = s.createWeight(s.rewrite(q), ScoreMode.COMPLETE_NO_SCORES, 1f);
     List<LeafReaderContext> leaves = s.getIndexReader().leaves();
     LeafReaderContext leaf = null;
     DocIdSetIterator it = null;
-    for (Integer i : order) {
+    for (int i : BinaryValues.inDocOrder(docs)) {
       int doc = docs[i];
       if (leaf == null || doc >= leaf.docBase + leaf.reader().maxDoc()) {
         leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
