@@ -120,15 +120,31 @@ final class PushBench {
   private static void fanOut(Vertx vertx, ServerProcess server, McpHttp http, JsonObject doc, Duration d) throws Exception {
     int listeners = Integer.getInteger("bench.pushListeners", 1000);
     int rate = Integer.getInteger("bench.pushRate", 100);
+    Map<Double, Double> m0 = patchBuckets(server.mcpUrl());
     Writes without = paced(http, doc, rate, d, "pw");
+    Map<Double, Double> m1 = patchBuckets(server.mcpUrl());
     doc = without.doc;
     long rssBefore = Bench.rssKb(server.pid());
     Listeners many = new Listeners(vertx, server.mcpUrl(), listeners);
     long rssListening = Bench.rssKb(server.pid());
+    Map<Double, Double> m2 = patchBuckets(server.mcpUrl());
+    long serverCpu0 = Bench.cpuTicks(server.pid());
+    long benchCpu0 = Bench.cpuTicks(ProcessHandle.current().pid());
+    long phase0 = System.nanoTime();
     Writes with = paced(http, doc, rate, d, "pf");
+    double phaseS = (System.nanoTime() - phase0) / 1e9;
+    double serverCores = (Bench.cpuTicks(server.pid()) - serverCpu0) / 100.0 / phaseS;
+    double benchCores = (Bench.cpuTicks(ProcessHandle.current().pid()) - benchCpu0) / 100.0 / phaseS;
+    Map<Double, Double> m3 = patchBuckets(server.mcpUrl());
     // Let the last deliveries land before counting.
     Thread.sleep(1000);
     long rssAfter = Bench.rssKb(server.pid());
+    // Coalescing may drop a listener's older revisions under load, never its newest: each must
+    // hear the writer's last revision, however late.
+    int last = with.doc.getInteger("rev");
+    long lastSince = System.nanoTime();
+    int heardLast = many.heard(last, Duration.ofSeconds(30));
+    double lastWaitS = (System.nanoTime() - lastSince) / 1e9;
     List<Long> delivery = new ArrayList<>();
     List<Long> fromSend = new ArrayList<>();
     int expected = 0;
@@ -150,7 +166,7 @@ final class PushBench {
     Bench.put("push.fanOut", Map.of(
         "listeners", listeners, "writesPerSecond", rate,
         "deliveryP50Ms", del.p50(), "deliveryP99Ms", del.p99(),
-        "delivered", delivery.size(), "expected", expected,
+        "delivered", delivery.size(), "expected", expected, "heardLastRevision", heardLast,
         "rssKb", Map.of("before", rssBefore, "listening", rssListening, "after", rssAfter)));
     Bench.put("push.writer", Map.of(
         "p50MsWithout", w0.p50(), "p50MsWith", w1.p50(),
@@ -159,11 +175,54 @@ final class PushBench {
     Bench.row(String.format(Locale.ROOT, "| push: %d listeners on 1 doc, %d writes/s: delivery | %d of %d | %s | %s | receipt → notification over all (listener, revision) pairs; request sent → notification p50 %s, p99 %s |",
         listeners, rate, delivery.size(), expected, Stats.ms(del.p50()), Stats.ms(del.p99()),
         Stats.ms(sendStats.p50()), Stats.ms(sendStats.p99())));
+    Bench.row(String.format(Locale.ROOT, "| push: listeners that heard the last revision (%d) | %d of %d | | | %.1f s after the 1 s wait |",
+        last, heardLast, listeners, lastWaitS));
     Bench.row(String.format(Locale.ROOT, "| push: writer with %d listeners / alone | %.0f/s | %s / %s | %s / %s | gram_patch, paced |",
         listeners, with.latencies.size() / (double) d.toSeconds(), Stats.ms(w1.p50()), Stats.ms(w0.p50()),
         Stats.ms(w1.p99()), Stats.ms(w0.p99())));
+    // The server's own timer (from validated arguments to the answer): what of the writer's
+    // latency is the call itself, and what is waiting around it (transport, CPU).
+    Bench.row(String.format(Locale.ROOT, "| push: gram_patch inside the server, with %d listeners / alone | | %s / %s | | p50 from /metrics' histogram (bucket bound) |",
+        listeners, bucketP50(m2, m3), bucketP50(m0, m1)));
+    Bench.row(String.format(Locale.ROOT, "| push: CPU while the listeners hear %d writes/s: server / this benchmark (listeners and writer) | | %.2f / %.2f cores | | of %d |",
+        rate, serverCores, benchCores, Runtime.getRuntime().availableProcessors()));
     Bench.row(String.format(Locale.ROOT, "| push: server RSS, idle / %d listening / after writes | %d / %d / %d MiB | | | |",
         listeners, rssBefore / 1024, rssListening / 1024, rssAfter / 1024));
+  }
+
+  /** gram_patch's latency histogram in /metrics: upper bound in ms → cumulative count. */
+  private static Map<Double, Double> patchBuckets(URI mcp) throws Exception {
+    String body = dev.gram.testing.Http.client().send(
+        java.net.http.HttpRequest.newBuilder(mcp.resolve("/metrics")).timeout(Duration.ofSeconds(30)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+    Map<Double, Double> out = new java.util.TreeMap<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+        "gram_tool_latency_seconds_bucket\\{[^}]*tool=\"gram_patch\"[^}]*le=\"([^\"]+)\"[^}]*\\} ([0-9.E+]+)").matcher(body);
+    while (m.find()) {
+      if (!m.group(1).equals("+Inf")) {
+        out.put(Double.parseDouble(m.group(1)) * 1000, Double.parseDouble(m.group(2)));
+      }
+    }
+    return out;
+  }
+
+  /** The first bucket bound under which half the calls between two scrapes fell, in ms. */
+  private static String bucketP50(Map<Double, Double> before, Map<Double, Double> after) {
+    double total = 0;
+    for (double v : after.values()) {
+      total = Math.max(total, v);
+    }
+    double base = 0;
+    for (double v : before.values()) {
+      base = Math.max(base, v);
+    }
+    double half = (total - base) / 2;
+    for (Map.Entry<Double, Double> e : after.entrySet()) {
+      if (e.getValue() - before.getOrDefault(e.getKey(), 0.0) >= half && half > 0) {
+        return Stats.ms(e.getKey());
+      }
+    }
+    return "?";
   }
 
   private record Writes(JsonObject doc, List<Long> latencies, Map<Integer, Long> receipts, Map<Integer, Long> sent) {}
@@ -223,8 +282,10 @@ final class PushBench {
   private static final class Listeners {
     final Map<Key, Long> arrivals = new ConcurrentHashMap<>();
     final HttpClient client;
+    final int listeners;
 
     Listeners(Vertx vertx, URI mcp, int n) throws InterruptedException {
+      listeners = n;
       client = vertx.createHttpClient(
           new HttpClientOptions().setKeepAlive(true).setDefaultHost(mcp.getHost()).setDefaultPort(mcp.getPort()),
           new PoolOptions().setHttp1MaxSize(n + 1));
@@ -277,6 +338,24 @@ final class PushBench {
         java.util.concurrent.locks.LockSupport.parkNanos(20_000);
       }
       throw new IllegalStateException("revision " + rev + " never arrived");
+    }
+
+    /** How many listeners heard revision {@code rev}, waiting up to {@code timeout} for all of them. */
+    int heard(int rev, Duration timeout) throws InterruptedException {
+      long end = System.nanoTime() + timeout.toNanos();
+      int n = listeners;
+      while (true) {
+        int count = 0;
+        for (int l = 0; l < n; l++) {
+          if (arrivals.containsKey(new Key(l, rev))) {
+            count++;
+          }
+        }
+        if (count == n || System.nanoTime() > end) {
+          return count;
+        }
+        Thread.sleep(100);
+      }
     }
 
     void close() {
