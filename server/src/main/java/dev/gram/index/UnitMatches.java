@@ -50,7 +50,7 @@ final class UnitMatches {
     return out;
   }
 
-  /** {@code ranked} with {@code bonus} added to the score of each candidate {@code q} matches, best first. */
+  /** {@code ranked} with {@code bonus} added to each candidate {@code q} matches, best first. */
   static List<Candidate> raise(IndexSearcher s, Query q, List<Candidate> ranked, float bonus) throws IOException {
     if (q == null || ranked.isEmpty()) {
       return ranked;
