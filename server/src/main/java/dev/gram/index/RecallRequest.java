@@ -38,6 +38,14 @@ public record RecallRequest(String query, Mode mode, Filters filters, int topK, 
     /** Milliseconds until the deadline (0 once it has passed). */
     long leftMillis();
 
+    /**
+     * True when the server itself asks (its warm-up): the embedder gives way to agents' searches,
+     * not to this one.
+     */
+    default boolean background() {
+      return false;
+    }
+
     /** Throws the caller's error once the deadline has passed or the client cancelled. */
     void check();
 

@@ -85,8 +85,11 @@ final class RecallSearcher implements Recall {
   @Override
   public Future<RecallResult> recall(RecallRequest req) {
     long ticket = commits.ticket();
+    boolean agent = !req.stop().background();
     return Async.run(pool, () -> {
-      searches.started();
+      if (agent) {
+        searches.started();
+      }
       try {
         req.stop().check();
         commits.awaitApplied(ticket, waitMs(req));
@@ -99,7 +102,9 @@ final class RecallSearcher implements Recall {
         }
         return search(req, gen);
       } finally {
-        searches.ended();
+        if (agent) {
+          searches.ended();
+        }
       }
     });
   }

@@ -68,6 +68,11 @@ final class CallInFlight implements CallContext, Channel.InFlight {
   }
 
   @Override
+  public boolean background() {
+    return channel.warmup();
+  }
+
+  @Override
   public Identity caller() {
     return caller;
   }

@@ -34,15 +34,20 @@ final class RunningTools {
     this.foreground = foreground;
   }
 
-  void started() {
-    foreground.started();
+  /** @param background the server's own call: counted, not reported to the foreground */
+  void started(boolean background) {
+    if (!background) {
+      foreground.started();
+    }
     synchronized (this) {
       running++;
     }
   }
 
-  void finished() {
-    foreground.ended();
+  void finished(boolean background) {
+    if (!background) {
+      foreground.ended();
+    }
     List<Runnable> idle;
     synchronized (this) {
       if (--running > 0 || waiters.isEmpty()) {

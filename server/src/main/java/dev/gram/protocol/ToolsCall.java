@@ -84,7 +84,7 @@ final class ToolsCall {
               "Invalid Request: id already in flight",
               Reply.ErrorKind.INVALID_MESSAGE));
     }
-    running.started();
+    running.started(call.background());
     run(registry.get(name, caller), args, call)
         .onComplete(done -> finish(req, name, era, channel, call, start, done));
     return call.reply();
@@ -155,7 +155,7 @@ final class ToolsCall {
     } finally {
       // Counted down only after the answer was handed to the transport, so a drain that sees
       // zero knows every answer is already queued for writing.
-      running.finished();
+      running.finished(call.background());
     }
   }
 }

@@ -159,6 +159,11 @@ public final class GramRecall extends ReadTool {
       public boolean stopped() {
         return deadline.stopped();
       }
+
+      @Override
+      public boolean background() {
+        return deadline.background();
+      }
     };
   }
 

@@ -38,11 +38,11 @@ class RunningToolsTest {
 
   @Test
   void aDrainCompletesWhenTheLastCallFinishesLongBeforeItsTimeout() throws Exception {
-    running.started();
-    running.started();
+    running.started(false);
+    running.started(false);
     Future<Void> first = running.drain(Duration.ofMinutes(5));
     Future<Void> second = running.drain(Duration.ofMinutes(5));
-    running.finished();
+    running.finished(false);
     assertThat(running.count()).isEqualTo(1);
     Thread.sleep(50);
     assertThat(first.isComplete()).as("one call still runs").isFalse();
@@ -50,7 +50,7 @@ class RunningToolsTest {
     AtomicBoolean onVertxThread = new AtomicBoolean();
     first.onComplete(v -> onVertxThread.set(Vertx.currentContext() != null));
     long t0 = System.nanoTime();
-    running.finished();
+    running.finished(false);
     await(first);
     await(second);
     assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
@@ -60,12 +60,28 @@ class RunningToolsTest {
 
   @Test
   void aDrainGivesUpAfterItsTimeoutAndLeavesTheCountAlone() throws Exception {
-    running.started();
+    running.started(false);
     long t0 = System.nanoTime();
     await(running.drain(Duration.ofMillis(100)));
     assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(90));
     assertThat(running.count()).isEqualTo(1);
-    running.finished();
+    running.finished(false);
     assertThat(running.drain(Duration.ofSeconds(1)).isComplete()).isTrue();
+  }
+
+  @Test
+  void theServersOwnCallsAreDrainedButDoNotMakeTheForegroundBusy() throws Exception {
+    dev.gram.async.Foreground foreground = dev.gram.async.Foreground.none();
+    RunningTools tools = new RunningTools(vertx, foreground);
+    tools.started(true);
+    assertThat(foreground.inFlight()).as("background work does not give way to the warm-up").isZero();
+    Future<Void> drained = tools.drain(Duration.ofMinutes(5));
+    assertThat(drained.isComplete()).as("a drain still waits for it").isFalse();
+    tools.finished(true);
+    await(drained);
+    assertThat(foreground.busy()).isFalse();
+    tools.started(false);
+    assertThat(foreground.inFlight()).as("an agent's call").isEqualTo(1);
+    tools.finished(false);
   }
 }

@@ -18,6 +18,14 @@ public interface CallContext {
     return Identity.local();
   }
 
+  /**
+   * True for the server's own calls (its recall warm-up): background work, which gives way to
+   * agents' calls, does not give way to these.
+   */
+  default boolean background() {
+    return false;
+  }
+
   /** True once the client cancelled this call; long work should stop and fail. */
   boolean cancelled();
 

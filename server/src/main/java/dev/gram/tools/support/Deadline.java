@@ -38,6 +38,11 @@ public final class Deadline {
     return new Deadline("read", Duration.ofDays(365), null);
   }
 
+  /** True when the call is the server's own ({@link CallContext#background}). */
+  public boolean background() {
+    return call != null && call.background();
+  }
+
   /** Milliseconds until the deadline, 0 once it has passed. */
   public long leftMillis() {
     return Math.max(0, (endNanos - System.nanoTime()) / 1_000_000);
