@@ -46,14 +46,22 @@ class RecallWarmupTest {
       }
       RecallWarmup warmup = s.server().warmup();
       long deadline = System.nanoTime() + 120_000_000_000L;
-      while (warmup.answered() < RecallWarmup.CALLS && System.nanoTime() < deadline) {
-        Thread.sleep(200);
+      // Background work gives way to agents' calls, not to the warm-up's: asked back to back,
+      // they would keep the foreground busy for as long as the warm-up runs.
+      dev.gram.async.Foreground foreground = s.server().services().foreground();
+      int busySeen = 0;
+      while (!warmup.finished() && System.nanoTime() < deadline) {
+        busySeen += foreground.inFlight() > 0 ? 1 : 0;
+        Thread.sleep(1);
       }
-      assertThat(warmup.answered()).as("warm-up questions answered").isEqualTo(RecallWarmup.CALLS);
+      assertThat(busySeen).as("looks at the foreground that found a warm-up call in flight").isZero();
+      int answered = warmup.answered();
+      assertThat(answered).as("warm-up questions answered")
+          .isBetween(RecallWarmup.MIN_CALLS, RecallWarmup.MAX_CALLS);
       Thread.sleep(1_500); // and no more after them
-      assertThat(warmup.answered()).isEqualTo(RecallWarmup.CALLS);
+      assertThat(warmup.answered()).isEqualTo(answered);
       // On a channel of their own: the metrics count them under transport warmup, all answered.
-      assertThat(warmupCalls(s.httpPort())).isEqualTo(RecallWarmup.CALLS);
+      assertThat(warmupCalls(s.httpPort())).isEqualTo(answered);
       for (int d = 0; d < 12; d++) {
         JsonObject read = s.call("gram_read", new JsonObject().put("path", "team/plan" + d + ".gram")).ok();
         assertThat(read.getJsonObject("doc").getInteger("rev")).as("plan " + d).isEqualTo(revs.getInteger(d));
