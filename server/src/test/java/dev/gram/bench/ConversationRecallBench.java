@@ -62,6 +62,7 @@ public final class ConversationRecallBench {
     }
     Files.createDirectories(dir);
     Corpus corpus = ConversationCorpus.generate(seed, conversations, sessions, style);
+    writeQuestions(corpus, dir.resolve("questions.json"));
     StringBuilder out = new StringBuilder();
     out.append(String.format(Locale.ROOT, "jar %s%ncorpus: seed %d, style %s, %d conversations, %d sessions, %d turns, %d questions%n",
         ServerProcess.jar(), seed, style.name(), corpus.conversations().size(), corpus.sessions(), corpus.turns(),
@@ -249,6 +250,15 @@ public final class ConversationRecallBench {
       throw new IllegalStateException(tool + " failed: " + answer.encode());
     }
     return result.getJsonObject("structuredContent");
+  }
+
+  /** The questions beside the vault, for a client outside the JVM (src/test/peer/first-ask.py). */
+  private static void writeQuestions(Corpus corpus, Path file) throws java.io.IOException {
+    JsonArray out = new JsonArray();
+    for (Question q : corpus.questions()) {
+      out.add(new JsonObject().put("q", q.text()).put("folder", q.conversation()));
+    }
+    Files.writeString(file, out.encode());
   }
 
   private static double p50(List<Long> nanos) {
