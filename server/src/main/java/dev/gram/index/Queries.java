@@ -67,6 +67,10 @@ final class Queries {
   static final float NAME_WEIGHT = 0.5f;
   /** A record with a date, when the query asks "when". */
   static final float WHEN_BOOST = 0.5f;
+
+  /** Units with a date of their own ({@code at}, or their type's first date field). */
+  static final Query DATED = new StandingFilter("dated units",
+      LongRange.newIntersectsQuery(Schema.DATE_DEFAULT, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE}));
   /** What a word's other fields add to its best one. */
   static final float FIELD_TIE = 0.1f;
   /**
@@ -207,6 +211,7 @@ final class Queries {
   static Keyword keyword(Parsed p, IndexSearcher searcher, WordClauses kept, Object reader) throws IOException {
     List<Word> words = p.words();
     List<Query> perWord = new ArrayList<>(words.size());
+    List<Query> ownedBy = new ArrayList<>(2);
     // Which phrase fields hold every word as written: a phrase with a word its field lacks
     // cannot match, and building its weight looks every word up again.
     boolean[] phraseable = new boolean[PHRASE_FIELDS.length];
@@ -219,6 +224,9 @@ final class Queries {
         kept.put(reader, searcher.getIndexReader().leaves().size(), w, c);
       }
       perWord.add(c.query());
+      if (c.owned() != null && !ownedBy.contains(c.owned())) {
+        ownedBy.add(c.owned());
+      }
       for (int j = 0; j < PHRASE_FIELDS.length; j++) {
         phraseable[j] &= !c.lacksAsWritten()[j];
       }
@@ -235,20 +243,19 @@ final class Queries {
         }
       }
     }
-    List<BytesRef> names = new ArrayList<>();
-    for (Word w : words) {
-      names.add(new BytesRef(w.term()));
+    // Records owned by a person the query names: the teller of a turn, the owner of a task.
+    BooleanQuery.Builder owners = new BooleanQuery.Builder();
+    int named = 0;
+    for (Query owned : ownedBy) {
+      owners.add(owned, Occur.SHOULD);
+      named++;
     }
-    if (!names.isEmpty()) {
-      // Records owned by a person the query names: the teller of a turn, the owner of a task.
-      Query owned = PreparedQuery.leaf(searcher, new ConstantScoreQuery(new TermInSetQuery(Schema.WHO, names)));
-      extras.add(new BoostQuery(owned, OWNER_BOOST));
+    if (named > 0) {
+      extras.add(new BoostQuery(new ConstantScoreQuery(named == 1 ? ownedBy.get(0) : owners.build()), OWNER_BOOST));
     }
     if (p.asksWhen()) {
-      Query dated = LongRange.newIntersectsQuery(Schema.DATE_DEFAULT, new long[] {Long.MIN_VALUE}, new long[] {Long.MAX_VALUE});
-      extras.add(new BoostQuery(PreparedQuery.leaf(searcher, new ConstantScoreQuery(dated)), WHEN_BOOST));
-      Query saysWhen = PreparedQuery.leaf(searcher, new ConstantScoreQuery(TimeWords.QUERY));
-      extras.add(new BoostQuery(saysWhen, TimeWords.KEYWORD));
+      extras.add(new BoostQuery(DATED, WHEN_BOOST));
+      extras.add(new BoostQuery(TimeWords.QUERY, TimeWords.KEYWORD));
     }
     List<Query> dates = new ArrayList<>();
     for (Query q : dateClauses(p.dates())) {
@@ -327,12 +334,15 @@ final class Queries {
         perField.add(PreparedQuery.leaf(searcher, typo.query(WORD_FIELDS[i], WORD_BOOSTS[i] * FUZZY_WEIGHT)));
       }
     }
+    Term who = new Term(Schema.WHO, w.term());
+    TermStates whoStates = lookup.states(who);
+    Query owned = whoStates.docFreq() > 0 ? new TermQuery(who, whoStates) : null;
     if (perField.isEmpty()) {
-      return new WordClauses.Clauses(new MatchNoDocsQuery("no unit has " + w.term()), lacks);
+      return new WordClauses.Clauses(new MatchNoDocsQuery("no unit has " + w.term()), lacks, owned);
     }
     Query q = perField.size() == 1 ? perField.get(0) : new DisjunctionMaxQuery(perField, FIELD_TIE);
-    boolean name = known && lookup.states(new Term(Schema.WHO, w.term())).docFreq() > 0;
-    return new WordClauses.Clauses(name ? new BoostQuery(q, NAME_WEIGHT) : q, lacks);
+    boolean name = known && owned != null;
+    return new WordClauses.Clauses(name ? new BoostQuery(q, NAME_WEIGHT) : q, lacks, owned);
   }
 
   /**

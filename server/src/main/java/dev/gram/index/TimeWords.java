@@ -48,6 +48,6 @@ final class TimeWords {
     for (String w : WORDS) {
       terms.add(new BytesRef(w));
     }
-    return new TermInSetQuery(Schema.TEXT_X, terms);
+    return new StandingFilter("units that say when", new TermInSetQuery(Schema.TEXT_X, terms));
   }
 }

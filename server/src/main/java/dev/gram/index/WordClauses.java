@@ -33,8 +33,9 @@ final class WordClauses {
    * @param query the word's score: the best of its fields ({@link Queries#keyword})
    * @param lacksAsWritten for each phrase field, true when no unit has the word as written there
    *     (a phrase with that word cannot match in it)
+   * @param owned the records owned by a person of that name, or null when nobody has it
    */
-  record Clauses(Query query, boolean[] lacksAsWritten) {}
+  record Clauses(Query query, boolean[] lacksAsWritten, Query owned) {}
 
   /** Term states kept at most (about 100 bytes each with their queries). */
   static final long BUDGET = 250_000;
@@ -80,7 +81,7 @@ final class WordClauses {
       this.reader = reader;
       this.segments = Math.max(1, segments);
     }
-    long cost = (long) Math.max(1, terms(clauses.query())) * this.segments;
+    long cost = (long) (Math.max(1, terms(clauses.query())) + (clauses.owned() == null ? 0 : 1)) * this.segments;
     Kept old = words.put(key(word), new Kept(clauses, cost));
     states += cost - (old == null ? 0 : old.states());
     for (Iterator<Kept> eldest = words.values().iterator(); states > budget && eldest.hasNext(); ) {

@@ -131,7 +131,7 @@ class PreparedQueryTest {
       b.add(new org.apache.lucene.search.TermQuery(new org.apache.lucene.index.Term("f" + i, word)),
           org.apache.lucene.search.BooleanClause.Occur.SHOULD);
     }
-    return new WordClauses.Clauses(b.build(), new boolean[3]);
+    return new WordClauses.Clauses(b.build(), new boolean[3], null);
   }
 
   private static void sameHits(String q, IndexSearcher s, Queries.Keyword kept, Queries.Keyword fresh) throws Exception {
