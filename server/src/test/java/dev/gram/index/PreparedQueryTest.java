@@ -180,4 +180,36 @@ class PreparedQueryTest {
       }
     }
   }
+
+  /** A question's words score one by one; a few words that are not a question also as a phrase. */
+  @Test
+  void onlyAQueryThatIsNoQuestionScoresAsAPhrase() throws Exception {
+    try (ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(Analyzers.forIndex()))) {
+      addUnits(w);
+      try (DirectoryReader r = DirectoryReader.open(w)) {
+        IndexSearcher s = new IndexSearcher(r);
+        assertThat(phrases(Queries.keyword(Queries.Parsed.of("Which support meeting helped Tim?"), s)))
+            .isZero();
+        assertThat(phrases(Queries.keyword(Queries.Parsed.of("anxiety support meeting"), s))).isPositive();
+      }
+    }
+  }
+
+  private static int phrases(Queries.Keyword k) {
+    int[] n = {0};
+    k.anyWord().visit(new org.apache.lucene.search.QueryVisitor() {
+      @Override
+      public void consumeTerms(Query query, org.apache.lucene.index.Term... terms) {
+        n[0] += query instanceof org.apache.lucene.search.PhraseQuery ? 1 : 0;
+      }
+
+      @Override
+      public org.apache.lucene.search.QueryVisitor getSubVisitor(org.apache.lucene.search.BooleanClause.Occur occur,
+          Query parent) {
+        return this;
+      }
+    });
+    return n[0];
+  }
 }
