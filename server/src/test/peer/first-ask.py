@@ -80,4 +80,4 @@ for m, mode in enumerate(modes):
     print("%-8s first ask p50 %.3f ms (%d questions)" % (mode, p50(took), len(took)))
 server.stdin.close()
 server.wait(timeout=60)
-shutil.rmtree(work)
+shutil.rmtree(work) if not os.environ.get("KEEP") else print("kept", work)
