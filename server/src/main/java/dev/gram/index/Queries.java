@@ -41,7 +41,7 @@ import org.apache.lucene.util.BytesRef;
  * queries are built for one searcher, their leaves rewritten by it, and handed to Lucene as a
  * {@link PreparedQuery}.
  *
- * <p>Why one class of about 470 lines: every lexical query the index runs, with its boosts, is
+ * <p>Why one class of about 480 lines: every lexical query the index runs, with its boosts, is
  * built here and nowhere else, so how a word scores can be read and tuned in one place (as the
  * fields are in {@link DocMapper}).
  */
