@@ -247,14 +247,14 @@ final class Queries {
       }
     }
     // Records owned by a person the query names: the teller of a turn, the owner of a task.
-    BooleanQuery.Builder owners = new BooleanQuery.Builder();
-    int named = 0;
-    for (Query owned : ownedBy) {
-      owners.add(owned, Occur.SHOULD);
-      named++;
-    }
-    if (named > 0) {
-      extras.add(new BoostQuery(new ConstantScoreQuery(named == 1 ? ownedBy.get(0) : owners.build()), OWNER_BOOST));
+    if (!ownedBy.isEmpty()) {
+      Query owned = ownedBy.get(0);
+      if (ownedBy.size() > 1) {
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        ownedBy.forEach(q -> any.add(q, Occur.SHOULD));
+        owned = any.build();
+      }
+      extras.add(new BoostQuery(new ConstantScoreQuery(owned), OWNER_BOOST));
     }
     if (p.asksWhen()) {
       extras.add(new BoostQuery(DATED, WHEN_BOOST));
