@@ -248,6 +248,7 @@ final class RecallSearcher implements Recall {
           List<Candidate> near = nearest(s, qv, parsed, filter, depth, false);
           List<Candidate> fused = fusion.fuse(lexical, near, !parsed.dates().spans().isEmpty());
           fused = UnitMatches.raise(s, NamedOwners.of(s, parsed), fused, NamedOwners.FUSED);
+          fused = DocumentSupport.raise(fused);
           return BareTitles.last(s, fused);
         }
       default:
