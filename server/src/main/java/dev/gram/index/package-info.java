@@ -144,7 +144,8 @@
  * when a page is short after collapsing, the search fetches deeper. A page reads what it shows from
  * doc values ({@link dev.gram.index.HitFields}), never from stored fields. Hybrid fuses the keyword
  * and semantic rankings by their z-scores, each side weighted by how far its own first hit stands
- * out ({@link dev.gram.index.HybridFusion}). By meaning too, the records of a person the query
+ * out ({@link dev.gram.index.HybridFusion}), and raises a unit by how well the rest of its
+ * document matches ({@link dev.gram.index.DocumentSupport}). By meaning too, the records of a person the query
  * names rank higher ({@link dev.gram.index.NamedOwners}; {@link dev.gram.index.UnitMatches} adds
  * such bonuses to a ranking's candidates without searching the index again), and a "when"
  * question favours the units whose words say when ({@link dev.gram.index.TimeWords}). A recall
