@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * questions, 15 s).
  *
  * <p>It yields to agents: it starts once the index holds {@link #MIN_UNITS} units with nothing
- * pending (a vault that small is quick whatever the JIT does), asks one question at a time, and
+ * pending (a vault that small is quick whatever the JIT does) and the clients are quiet, reads the
+ * records it asks about on a worker thread, not on the event loop, asks one question at a time, and
  * asks the next only when no client call is running and none was served for {@link #QUIET_MS}.
  * Background work does not yield to it ({@code CallContext.background}). It runs once per
  * process, and not at all with {@code -Dgram.warmup=off}.
@@ -79,6 +80,8 @@ final class RecallWarmup {
     "Who is working on %2$s?",
     "What happened with %2$s in May 2024?",
   };
+
+  private static final java.util.regex.Pattern NOT_WORD = java.util.regex.Pattern.compile("[^\\p{L}\\p{N}']+");
 
   /** A record to ask about: its document's folder (null at the top), its owner (or null), its words. */
   private record Topic(String folder, String owner, List<String> words) {}
@@ -144,15 +147,24 @@ final class RecallWarmup {
       return;
     }
     IndexStatus.Stats stats = index.stats();
-    if (index.units() < MIN_UNITS || stats.pendingFiles() > 0 || index.lag().commits() > 0) {
+    if (index.units() < MIN_UNITS || stats.pendingFiles() > 0 || index.lag().commits() > 0 || !clientsQuiet()) {
       return;
     }
     started = true;
     vertx.cancelTimer(timer);
-    choose();
-    if (topics.isEmpty()) {
-      return;
-    }
+    // Reading a few thousand records for their words is not the event loop's work: at once after
+    // an ingest it held the clients' calls behind it (JFR: a fifth of the event loop's samples
+    // while a client asked its first thousand questions).
+    vertx.executeBlocking(() -> choose(documents.get()), false).onSuccess(chosen -> {
+      topics = chosen;
+      semantic = index.semantic().available();
+      if (!topics.isEmpty() && !stopped) {
+        begin();
+      }
+    });
+  }
+
+  private void begin() {
     startedAt = System.nanoTime();
     LOG.info("recall warm-up: {} to {} questions about {} of the vault's records, when clients are quiet", MIN_CALLS,
         MAX_CALLS, topics.size());
@@ -172,10 +184,10 @@ final class RecallWarmup {
    * its owner and the words of its title and text, so that the questions have the shape of an
    * agent's (a sentence naming a person and a few of the record's words, inside its folder).
    */
-  private void choose() {
-    List<DocSnapshot> docs = new ArrayList<>(documents.get());
+  private static List<Topic> choose(List<DocSnapshot> vault) {
+    List<DocSnapshot> docs = new ArrayList<>(vault);
     docs.removeIf(d -> d.state() == null || d.state().records().isEmpty());
-    topics = new ArrayList<>();
+    List<Topic> topics = new ArrayList<>();
     int perDoc = Math.max(1, TOPICS / Math.max(1, docs.size()));
     for (int i = 0; i < docs.size() && topics.size() < TOPICS; i++) {
       DocSnapshot d = docs.get(i);
@@ -192,14 +204,14 @@ final class RecallWarmup {
         }
       }
     }
-    semantic = index.semantic().available();
+    return topics;
   }
 
   private static void addWords(List<String> into, String text) {
     if (text == null) {
       return;
     }
-    for (String w : text.split("[^\\p{L}\\p{N}']+")) {
+    for (String w : NOT_WORD.split(text)) {
       if (w.length() >= 3 && into.size() < 40) {
         into.add(w);
       }
@@ -216,9 +228,7 @@ final class RecallWarmup {
       LOG.info("recall warmed up: {} questions in {} ms", asked, (System.nanoTime() - startedAt) / 1_000_000);
       return;
     }
-    long last = dispatcher.lastRequestNanos();
-    boolean clientRecently = last != 0 && System.nanoTime() - last < QUIET_MS * 1_000_000;
-    if (dispatcher.running() > 0 || clientRecently) {
+    if (!clientsQuiet()) {
       vertx.setTimer(QUIET_MS, id -> next());
       return;
     }
@@ -239,6 +249,12 @@ final class RecallWarmup {
           // listeners, which come after this one, have run.
           vertx.runOnContext(v -> next());
         });
+  }
+
+  /** No client call is running, and none was served for {@link #QUIET_MS}. */
+  private boolean clientsQuiet() {
+    long last = dispatcher.lastRequestNanos();
+    return dispatcher.running() == 0 && (last == 0 || System.nanoTime() - last >= QUIET_MS * 1_000_000);
   }
 
   /**

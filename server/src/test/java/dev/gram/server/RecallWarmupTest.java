@@ -29,21 +29,7 @@ class RecallWarmupTest {
   @Test
   void asksItsQuestionsWhenQuietAndWritesNothing() throws Exception {
     try (GramTestServer s = GramTestServer.start(dir.resolve("vault"))) {
-      JsonArray revs = new JsonArray();
-      for (int d = 0; d < 12; d++) {
-        String path = "team/plan" + d + ".gram";
-        JsonObject doc = s.call("gram_create", new JsonObject().put("path", path).put("base_revision", (Object) null)
-            .put("title", "Quarterly plan " + d).put("content", "# Goals\n\nShip the release.")).ok().getJsonObject("doc");
-        JsonArray ops = new JsonArray();
-        for (int r = 0; r < 100; r++) {
-          ops.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + r)
-              .put("fields", new JsonObject().put("t", new JsonArray().add("Review the budget of migration " + (d * 100 + r))))));
-        }
-        doc = s.call("gram_patch", new JsonObject().put("path", path).put("base_revision", doc.getInteger("rev"))
-            .put("expected_hash", doc.getString("hash")).put("request_id", "ingest-" + d).put("operations", ops)).ok()
-            .getJsonObject("doc");
-        revs.add(doc.getInteger("rev"));
-      }
+      JsonArray revs = ingest(s);
       RecallWarmup warmup = s.server().warmup();
       long deadline = System.nanoTime() + 120_000_000_000L;
       // Background work gives way to agents' calls, not to the warm-up's: asked back to back,
@@ -69,6 +55,45 @@ class RecallWarmupTest {
       JsonObject hits = s.call("gram_recall", new JsonObject().put("query", "budget of migration 1107").put("mode", "keyword")).ok();
       assertThat(hits.getJsonArray("hits").getJsonArray(0).getString(0)).isEqualTo("team/plan11.gram#t7");
     }
+  }
+
+  @Test
+  void readsTheVaultForItsQuestionsOffTheEventLoop() throws Exception {
+    try (GramTestServer s = GramTestServer.start(dir.resolve("vault"))) {
+      ingest(s);
+      GramServer g = s.server();
+      java.util.concurrent.CompletableFuture<Boolean> onEventLoop = new java.util.concurrent.CompletableFuture<>();
+      // A second warm-up beside the server's own, whose reading of the vault is watched.
+      RecallWarmup w = RecallWarmup.start(g.vertx(), g.dispatcher(), g.services().context().index(), () -> {
+        onEventLoop.complete(io.vertx.core.Context.isOnEventLoopThread());
+        return g.services().vault().documents();
+      });
+      try {
+        assertThat(onEventLoop.get(60, java.util.concurrent.TimeUnit.SECONDS)).as("read on an event loop").isFalse();
+      } finally {
+        w.stop();
+      }
+    }
+  }
+
+  /** Twelve documents of 100 tasks each; their revisions. */
+  private static JsonArray ingest(GramTestServer s) {
+    JsonArray revs = new JsonArray();
+    for (int d = 0; d < 12; d++) {
+      String path = "team/plan" + d + ".gram";
+      JsonObject doc = s.call("gram_create", new JsonObject().put("path", path).put("base_revision", (Object) null)
+          .put("title", "Quarterly plan " + d).put("content", "# Goals\n\nShip the release.")).ok().getJsonObject("doc");
+      JsonArray ops = new JsonArray();
+      for (int r = 0; r < 100; r++) {
+        ops.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + r)
+            .put("fields", new JsonObject().put("t", new JsonArray().add("Review the budget of migration " + (d * 100 + r))))));
+      }
+      doc = s.call("gram_patch", new JsonObject().put("path", path).put("base_revision", doc.getInteger("rev"))
+          .put("expected_hash", doc.getString("hash")).put("request_id", "ingest-" + d).put("operations", ops)).ok()
+          .getJsonObject("doc");
+      revs.add(doc.getInteger("rev"));
+    }
+    return revs;
   }
 
   /** The warm-up's tool calls, every outcome, as /metrics counts them. */
