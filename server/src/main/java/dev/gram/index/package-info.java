@@ -145,13 +145,13 @@
  * doc values ({@link dev.gram.index.HitFields}), never from stored fields. Hybrid fuses the keyword
  * and semantic rankings by their z-scores, each side weighted by how far its own first hit stands
  * out ({@link dev.gram.index.HybridFusion}), and raises a unit by how well the rest of its
- * document matches ({@link dev.gram.index.DocumentSupport}). By meaning too, the records of a person the query
- * names rank higher ({@link dev.gram.index.NamedOwners}; {@link dev.gram.index.UnitMatches} adds
- * such bonuses to a ranking's candidates without searching the index again), and a "when"
- * question favours the units whose words say when ({@link dev.gram.index.TimeWords}). A recall
- * waits for writes and searches only while its caller still wants the answer ({@link
- * dev.gram.index.RecallRequest.Stop}). See {@code docs/recall.md} for the modes, the exact-mode and
- * date rules, and the measurements behind the choices.
+ * document matches ({@link dev.gram.index.DocumentSupport}). By meaning too, the records of a
+ * person the query names rank higher ({@link dev.gram.index.NamedOwners}; {@link
+ * dev.gram.index.UnitMatches} adds such bonuses to a ranking's candidates without searching the
+ * index again), and a "when" question favours the units whose words say when ({@link
+ * dev.gram.index.TimeWords}). A recall waits for writes and searches only while its caller
+ * still wants the answer ({@link dev.gram.index.RecallRequest.Stop}). See {@code docs/recall.md}
+ * for the modes, the exact-mode and date rules, and the measurements behind the choices.
  *
  * <h2>What it may not touch</h2>
  *
