@@ -33,7 +33,6 @@ final class BareTitles {
 
   /** Which of {@code ranked} is a unit with a {@link Schema#BARE_TITLE}. */
   private static boolean[] bare(IndexSearcher s, List<Candidate> ranked) throws IOException {
-    int[] docs = ranked.stream().mapToInt(Candidate::doc).toArray();
-    return UnitMatches.of(s, new FieldExistsQuery(Schema.BARE_TITLE), docs);
+    return UnitMatches.of(s, new FieldExistsQuery(Schema.BARE_TITLE), ranked.stream().mapToInt(Candidate::doc).toArray());
   }
 }

@@ -33,11 +33,14 @@ final class DocumentSupport {
     if (fused.size() < 2) {
       return fused;
     }
-    // Per document: its best and second-best scores (at least 0).
+    // Per document: its best and second-best scores (at least 0); each candidate's document once.
     Map<String, float[]> best = new HashMap<>();
-    for (Candidate c : fused) {
+    float[][] documentOf = new float[fused.size()][];
+    for (int i = 0; i < documentOf.length; i++) {
+      Candidate c = fused.get(i);
       float s = Math.max(0, c.score());
       float[] b = best.computeIfAbsent(path(c), k -> new float[2]);
+      documentOf[i] = b;
       if (s > b[0]) {
         b[1] = b[0];
         b[0] = s;
@@ -46,9 +49,10 @@ final class DocumentSupport {
       }
     }
     List<Candidate> out = new ArrayList<>(fused.size());
-    for (Candidate c : fused) {
+    for (int i = 0; i < documentOf.length; i++) {
+      Candidate c = fused.get(i);
       float s = Math.max(0, c.score());
-      float[] b = best.get(path(c));
+      float[] b = documentOf[i];
       // The best other unit: the second best when this one is the best.
       float other = s >= b[0] ? b[1] : b[0];
       double raise = WEIGHT * Math.sqrt((double) s * other);

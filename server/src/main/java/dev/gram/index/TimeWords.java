@@ -9,8 +9,9 @@ import org.apache.lucene.util.BytesRef;
 /**
  * Units whose own words say when something happened: "yesterday", "last weekend", "two years
  * ago", "in June", "since the spring". A "when …" question is answered by such a record: its
- * {@code at} is only when it was written, its words place the event. In the public LoCoMo conversations, 281 of
- * the 374 evidence turns of "when" questions hold such a word, against 815 of all 5,882 turns.
+ * {@code at} is only when it was written, its words place the event. In the public LoCoMo
+ * conversations, 281 of the 374 evidence turns of "when" questions hold such a word, against 815
+ * of all 5,882 turns.
  * Read by {@link Queries#keyword} and by the semantic ranking of {@code RecallSearcher}.
  */
 final class TimeWords {
