@@ -83,15 +83,9 @@ final class DocMapper {
     String docTitle = doc.title().isEmpty() ? doc.id() : doc.title();
     List<Planned> out = new ArrayList<>();
     java.util.Map<String, Integer> seen = new java.util.HashMap<>();
-    String recordPrefix = path + "\u0000" + Schema.KIND_RECORD + "\u0000";
     List<Entity> records = DocUnits.searchedRecords(doc);
     for (int i = 0; i < records.size(); i++) {
-      Entity r = records.get(i);
-      Entity before = i > 0 ? records.get(i - 1) : null;
-      Entity after = i + 1 < records.size() ? records.get(i + 1) : null;
-      // The neighbours' text is part of the unit (DocUnits.near): a record whose neighbour
-      // changed is written again.
-      out.add(new Planned(recordPrefix + r.id(), java.util.Arrays.asList(r, before, after), r, before, after, null));
+      out.add(record(path, records, i));
     }
     for (Unit u : sectionUnits(doc)) {
       String base = path + "\u0000" + u.kind() + "\u0000" + u.entityId() + "\u0000" + u.chunkKey();
@@ -99,6 +93,23 @@ final class DocMapper {
       out.add(new Planned(key, List.of(docTitle, String.valueOf(u.context()), u.text(), u.scopes()), null, null, null, u));
     }
     return out;
+  }
+
+  /** The unit of record {@code i} of a document's {@linkplain DocUnits#searchedRecords searched records}. */
+  static Planned record(String path, List<Entity> records, int i) {
+    return record(path, records.get(i), i > 0 ? records.get(i - 1) : null,
+        i + 1 < records.size() ? records.get(i + 1) : null);
+  }
+
+  /** The unit of record {@code r} between its searched neighbours (either may be null). */
+  static Planned record(String path, Entity r, Entity before, Entity after) {
+    // The neighbours' text is part of the unit (DocUnits.near): a record whose neighbour changed
+    // is written again.
+    return new Planned(recordKey(path, r.id()), java.util.Arrays.asList(r, before, after), r, before, after, null);
+  }
+
+  static String recordKey(String path, String recordId) {
+    return path + "\u0000" + Schema.KIND_RECORD + "\u0000" + recordId;
   }
 
   /** The meta document: the fingerprint of what the index holds for a path. */
