@@ -31,7 +31,10 @@ public final class StateDiff {
     if (!ownerKeys.isEmpty()) {
       out.add(Revision.Change.changed(after.owner().id(), ownerKeys));
     }
-    for (Entity r : after.records()) {
+    // Records outside the span are the same objects in both states: nothing to say of them.
+    ChangedSpan span = ChangedSpan.of(before.records(), after.records(), Integer.MAX_VALUE);
+    for (int i = span.start(); i < span.afterEnd(); i++) {
+      Entity r = after.records().get(i);
       Entity old = before.record(r.id());
       if (old == null) {
         out.add(Revision.Change.added(r.id(), r.type().typeName()));
@@ -43,7 +46,8 @@ public final class StateDiff {
         out.add(Revision.Change.changed(r.id(), keys));
       }
     }
-    for (Entity r : before.records()) {
+    for (int i = span.start(); i < span.beforeEnd(); i++) {
+      Entity r = before.records().get(i);
       if (after.record(r.id()) == null) {
         out.add(Revision.Change.removed(r.id(), r.type().typeName()));
       }

@@ -1,5 +1,6 @@
 package dev.gram.index;
 
+import dev.gram.format.ChangedSpan;
 import dev.gram.format.Entity;
 import dev.gram.format.EntityType;
 import dev.gram.format.GramDocument;

@@ -33,7 +33,7 @@
  *   <li>{@link dev.gram.index.IndexLedger}: what the index holds of each document (revision,
  *       hash, status), shared by the three above; {@link dev.gram.index.DocumentBlocks} writes a
  *       document's block of Lucene documents for the keeper and the embedder, after a commit only
- *       the units of the records it changed ({@link dev.gram.index.ChangedSpan}).
+ *       the units of the records it changed ({@link dev.gram.format.ChangedSpan}).
  *   <li>{@link dev.gram.index.LiveIndex}: the Lucene writer, readers and generations; {@link
  *       dev.gram.index.DocUnits} (a document split into what a hit can be), {@link
  *       dev.gram.index.DocMapper}, {@link dev.gram.index.Queries} and {@link

@@ -31,25 +31,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A commit that changes a few records of a large document is indexed by the records it changed
- * and their neighbours only ({@link ChangedSpan}): what the index then holds must be what writing
- * the whole document would give. Random edits (records added at the end or in the middle, edited,
- * removed, moved; relations, which are no units, between them; the document's own body edited now
- * and then) are indexed both ways, and every indexed term of every unit is compared after each.
+ * and their neighbours only ({@link dev.gram.format.ChangedSpan}): what the index then holds must
+ * be what writing the whole document would give. Random edits (records added at the end or in the
+ * middle, edited, removed, moved; relations, which are no units, between them; the document's own
+ * body edited now and then) are indexed both ways, and every indexed term of every unit is
+ * compared after each.
  */
-class ChangedSpanTest {
+class DocumentBlocksTest {
   private static final String PATH = "p/log.gram";
-
-  @Test
-  void spansAreFoundByIdentityFromBothEnds() {
-    Entity a = event(1);
-    Entity b = event(2);
-    Entity c = event(3);
-    Entity b2 = event(22);
-    assertThat(ChangedSpan.of(List.of(a, b), List.of(a, b, c), 10)).isEqualTo(new ChangedSpan(2, 2, 3));
-    assertThat(ChangedSpan.of(List.of(a, b, c), List.of(a, b2, c), 10)).isEqualTo(new ChangedSpan(1, 2, 2));
-    assertThat(ChangedSpan.of(List.of(a, b, c), List.of(a, c), 10)).isEqualTo(new ChangedSpan(1, 2, 1));
-    assertThat(ChangedSpan.of(List.of(a, b, c), List.of(c, b, a), 1)).isNull();
-  }
 
   @Test
   void aCommitIndexedByItsSpanHoldsWhatTheWholeDocumentWould() throws Exception {

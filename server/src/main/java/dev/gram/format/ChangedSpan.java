@@ -1,6 +1,5 @@
-package dev.gram.index;
+package dev.gram.format;
 
-import dev.gram.format.Entity;
 import java.util.List;
 
 /**
@@ -9,16 +8,17 @@ import java.util.List;
  * change and after its last are the same objects, at the same distance from either end, in both
  * states: comparing references from both ends finds the span between, without reading a record.
  * A commit that adds a record at the end, or edits or removes one, changes a span of one record
- * however long the document is.
+ * however long the document is: what a commit changed ({@link StateDiff}) and what the search
+ * index must write again are found in that span alone.
  *
  * @param start the first index that differs (the same in both lists)
  * @param beforeEnd the end (exclusive) of the changed span in the earlier list
  * @param afterEnd the end (exclusive) of the changed span in the later list
  */
-record ChangedSpan(int start, int beforeEnd, int afterEnd) {
+public record ChangedSpan(int start, int beforeEnd, int afterEnd) {
 
   /** The span between {@code before} and {@code after}, or null when it holds more than {@code max} records. */
-  static ChangedSpan of(List<Entity> before, List<Entity> after, int max) {
+  public static ChangedSpan of(List<Entity> before, List<Entity> after, int max) {
     int n = before.size();
     int m = after.size();
     int p = 0;
@@ -34,7 +34,7 @@ record ChangedSpan(int start, int beforeEnd, int afterEnd) {
   }
 
   /** Records in the span, counted in both lists. */
-  int records() {
+  public int records() {
     return (beforeEnd - start) + (afterEnd - start);
   }
 }
