@@ -56,30 +56,57 @@ public final class CanonicalText {
   }
 
   private static CanonicalText build(GramDocument doc, CanonicalText before) {
-    int n = doc.records().size() + 1;
+    List<Entity> now = doc.records();
+    int n = now.size() + 1;
     Entity[] entities = new Entity[n];
     String[][] blocks = new String[n][];
     byte[][] bytes = new byte[n][];
-    Map<Entity, Integer> known = before == null ? Map.of() : before.indexByIdentity();
-    for (int i = 0; i < n; i++) {
-      Entity e = i == 0 ? doc.owner() : doc.records().get(i - 1);
-      entities[i] = e;
-      Integer at = known.get(e);
-      if (at != null && (at == 0) == (i == 0)) {
-        blocks[i] = before.blocks[at];
-        bytes[i] = before.bytes[at];
+    entities[0] = doc.owner();
+    if (before != null && before.entities[0] == doc.owner()) {
+      blocks[0] = before.blocks[0];
+      bytes[0] = before.bytes[0];
+    } else {
+      blocks[0] = render(doc.owner(), true);
+      bytes[0] = utf8(blocks[0]);
+    }
+    // Records before and after the span the change made are the same objects, at the same
+    // distance from either end: their blocks are taken by place. Inside it, a record met in the
+    // earlier span (moved) is found by identity; the rest are rendered.
+    ChangedSpan span = before == null
+        ? new ChangedSpan(0, 0, now.size())
+        : ChangedSpan.of(before.document.records(), now, Integer.MAX_VALUE);
+    Map<Entity, Integer> moved = null;
+    for (int i = 0; i < now.size(); i++) {
+      Entity e = now.get(i);
+      entities[i + 1] = e;
+      int from;
+      if (i < span.start()) {
+        from = i;
+      } else if (i >= span.afterEnd()) {
+        from = i - span.afterEnd() + span.beforeEnd();
       } else {
-        blocks[i] = render(e, i == 0);
-        bytes[i] = utf8(blocks[i]);
+        if (moved == null) {
+          moved = before == null ? Map.of() : before.indexByIdentity(span.start(), span.beforeEnd());
+        }
+        Integer at = moved.get(e);
+        from = at == null ? -1 : at;
+      }
+      if (from >= 0) {
+        blocks[i + 1] = before.blocks[from + 1];
+        bytes[i + 1] = before.bytes[from + 1];
+      } else {
+        blocks[i + 1] = render(e, false);
+        bytes[i + 1] = utf8(blocks[i + 1]);
       }
     }
     return new CanonicalText(doc, entities, blocks, bytes);
   }
 
-  private Map<Entity, Integer> indexByIdentity() {
-    Map<Entity, Integer> m = new IdentityHashMap<>(entities.length * 2);
-    for (int i = 0; i < entities.length; i++) {
-      m.put(entities[i], i);
+  /** Record index of each of this text's records from {@code from} to {@code to} (exclusive), by identity. */
+  private Map<Entity, Integer> indexByIdentity(int from, int to) {
+    Map<Entity, Integer> m = new IdentityHashMap<>(Math.max(4, (to - from) * 2));
+    for (int i = from; i < to; i++) {
+      m.put(entities[i + 1], i);
     }
     return m;
   }
