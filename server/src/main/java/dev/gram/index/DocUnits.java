@@ -77,11 +77,16 @@ final class DocUnits {
   static List<Entity> searchedRecords(GramDocument doc) {
     List<Entity> out = new ArrayList<>(doc.records().size());
     for (Entity r : doc.records()) {
-      if (r.type() != EntityType.RELATION) {
+      if (searched(r)) {
         out.add(r);
       }
     }
     return out;
+  }
+
+  /** Whether a record is a unit of its own ({@link #searchedRecords}). */
+  static boolean searched(Entity r) {
+    return r.type() != EntityType.RELATION;
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.gram.index;
 
 import dev.gram.format.ChangedSpan;
 import dev.gram.format.Entity;
-import dev.gram.format.EntityType;
 import dev.gram.format.GramDocument;
 import dev.gram.store.DocSnapshot;
 import java.io.IOException;
@@ -152,7 +151,7 @@ final class DocumentBlocks {
     int to = searchedFrom(after, span.afterEnd());
     for (int i = from < 0 ? span.start() : from; i < (to < 0 ? after.size() : to + 1); i++) {
       Entity r = after.get(i);
-      if (r.type() == EntityType.RELATION) {
+      if (!DocUnits.searched(r)) {
         continue;
       }
       int b = searchedBefore(after, i);
@@ -167,7 +166,7 @@ final class DocumentBlocks {
     for (int i = span.start(); i < span.beforeEnd(); i++) {
       Entity gone = before.get(i);
       String key = DocMapper.recordKey(path, gone.id());
-      if (gone.type() != EntityType.RELATION && !planned.contains(key) && known.remove(key) != null) {
+      if (DocUnits.searched(gone) && !planned.contains(key) && known.remove(key) != null) {
         pass.delete(key);
       }
     }
@@ -229,7 +228,7 @@ final class DocumentBlocks {
   /** The index of the last searched record before {@code i}, or -1. */
   private static int searchedBefore(List<Entity> records, int i) {
     for (int k = i - 1; k >= 0; k--) {
-      if (records.get(k).type() != EntityType.RELATION) {
+      if (DocUnits.searched(records.get(k))) {
         return k;
       }
     }
@@ -239,7 +238,7 @@ final class DocumentBlocks {
   /** The index of the first searched record at or after {@code i}, or -1. */
   private static int searchedFrom(List<Entity> records, int i) {
     for (int k = i; k < records.size(); k++) {
-      if (records.get(k).type() != EntityType.RELATION) {
+      if (DocUnits.searched(records.get(k))) {
         return k;
       }
     }
