@@ -4,7 +4,7 @@ import dev.gram.testing.ServerProcess;
 import dev.gram.testing.StatelessCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.ServerSocket;
+import dev.gram.testing.FreePorts;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -151,12 +151,7 @@ public final class ClusterBench {
   private static Row run(Path dir, String jar, int n, int writers, int seconds) throws Exception {
     // Long enough for the JIT compilers to settle, or their CPU is counted as the commits'.
     int warmup = Integer.getInteger("bench.clusterWarmup", 2);
-    int[] ports = new int[n];
-    for (int i = 0; i < n; i++) {
-      try (ServerSocket s = new ServerSocket(0)) {
-        ports[i] = s.getLocalPort();
-      }
-    }
+    int[] ports = FreePorts.reserve(n);
     List<ServerProcess> nodes = new ArrayList<>();
     try {
       for (int i = 0; i < n; i++) {

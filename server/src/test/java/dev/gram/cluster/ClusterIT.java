@@ -11,7 +11,7 @@ import dev.gram.testing.StatelessCalls;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.ServerSocket;
+import dev.gram.testing.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,11 +59,10 @@ class ClusterIT {
     }
   }
 
-  private void allocatePorts(String... names) throws IOException {
-    for (String n : names) {
-      try (ServerSocket s = new ServerSocket(0)) {
-        clusterPorts.put(n, s.getLocalPort());
-      }
+  private void allocatePorts(String... names) {
+    int[] ports = FreePorts.reserve(names.length);
+    for (int i = 0; i < names.length; i++) {
+      clusterPorts.put(names[i], ports[i]);
     }
   }
 

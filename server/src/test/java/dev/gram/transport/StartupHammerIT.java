@@ -2,9 +2,9 @@ package dev.gram.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.gram.testing.FreePorts;
 import dev.gram.testing.ServerProcess;
 import java.net.ConnectException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,32 +32,13 @@ class StartupHammerIT {
 
   @TempDir Path dir;
 
-  /**
-   * A free port below the kernel's ephemeral range (32768 and up on Linux). Hammering a port that
-   * does not listen yet with thousands of connects from ephemeral ports can connect a client to
-   * itself when its own port number comes up (TCP simultaneous open), which would look exactly
-   * like a request accepted and never answered.
-   */
-  static int portOutsideTheEphemeralRange() throws java.io.IOException {
-    java.util.Random random = new java.util.Random();
-    for (int i = 0; i < 1000; i++) {
-      int port = 20_000 + random.nextInt(12_000);
-      try (ServerSocket probe = new ServerSocket(port)) {
-        return probe.getLocalPort();
-      } catch (java.io.IOException taken) {
-        // try another
-      }
-    }
-    throw new java.io.IOException("no free port between 20000 and 32000");
-  }
-
   @Test
   void everyRequestSentDuringStartIsAnswered() throws Exception {
     int starts = Integer.getInteger("gram.hammer.starts", STARTS);
     ConcurrentLinkedQueue<String> unanswered = new ConcurrentLinkedQueue<>();
     AtomicInteger answered = new AtomicInteger();
     for (int s = 0; s < starts; s++) {
-      int port = portOutsideTheEphemeralRange();
+      int port = FreePorts.one();
       Path run = Files.createDirectories(dir.resolve("run-" + s));
       List<String> cmd = ServerProcess.command(run.resolve("vault"), run.resolve("index"),
           "--port", Integer.toString(port), "--no-stdio", "--no-semantic");
