@@ -2,6 +2,7 @@ package dev.gram.format;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class History {
   public static final int CHECKPOINT_EVERY = 32;
+  /** How the line that starts a file's history begins. */
+  private static final byte[] HISTORY_LINE = "\n@history ".getBytes(StandardCharsets.UTF_8);
 
   private final List<Revision> revisions;
   /** Each revision's entry as written in the file, encoded once: a commit rewrites them all. */
@@ -214,8 +217,7 @@ public final class History {
   public byte[] fileBytes(String stateText) {
     byte[] top = stateText.getBytes(StandardCharsets.UTF_8);
     Revision last = head();
-    byte[] headLine =
-        ("\n@history " + last.rev() + " " + last.chain() + "\n").getBytes(StandardCharsets.UTF_8);
+    byte[] headLine = headLine(last);
     int size = top.length + headLine.length;
     for (byte[] b : entryBytes) {
       size += b.length;
@@ -231,6 +233,83 @@ public final class History {
       at += b.length;
     }
     return out;
+  }
+
+  /**
+   * How many of this history's revisions {@code file} holds, when it is byte for byte the file a
+   * checkpoint of its first revisions writes ({@link #fileBytes(String)} of that prefix: the
+   * canonical state of the last of them, its {@code @history} line, their entries); -1 when it is
+   * anything else.
+   *
+   * <p>Why: a node following another node's revisions holds them all, and sees the owner's
+   * checkpoint of them change the file every round. Recognising its own revisions here costs one
+   * comparison of the bytes and one hash of the state's text, where reading the file costs a parse,
+   * a hash per revision to verify the chain, and the state written again, and grows with the
+   * history. Any other file (an edit by another program, a different history) is read in full.
+   */
+  public int persistedIn(byte[] file) {
+    // The history starts at a line "@history <rev> <chain>"; a body may hold such a line too.
+    for (int at = indexOf(file, HISTORY_LINE, 0); at >= 0; at = indexOf(file, HISTORY_LINE, at + 1)) {
+      int held = persistedFrom(file, at);
+      if (held > 0) {
+        return held;
+      }
+    }
+    return -1;
+  }
+
+  /** {@link #persistedIn} when the history starts at {@code at}. */
+  private int persistedFrom(byte[] file, int at) {
+    int rev = 0;
+    int i = at + HISTORY_LINE.length;
+    int digits = 0;
+    while (i < file.length && file[i] >= '0' && file[i] <= '9' && digits < 9) {
+      rev = rev * 10 + (file[i] - '0');
+      i++;
+      digits++;
+    }
+    if (digits == 0 || rev > headRev()) {
+      return -1;
+    }
+    byte[] head = headLine(revision(rev));
+    if (!regionIs(file, at, head)) {
+      return -1;
+    }
+    int pos = at + head.length;
+    for (int k = 0; k <= rev; k++) {
+      byte[] entry = entryBytes.get(k);
+      if (!regionIs(file, pos, entry)) {
+        return -1;
+      }
+      pos += entry.length;
+    }
+    if (pos != file.length) {
+      return -1;
+    }
+    String topHash = Hashes.sha256(Arrays.copyOfRange(file, 0, at));
+    return topHash.equals(revision(rev).stateHash()) ? rev + 1 : -1;
+  }
+
+  private static byte[] headLine(Revision last) {
+    return ("\n@history " + last.rev() + " " + last.chain() + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static int indexOf(byte[] in, byte[] what, int from) {
+    outer:
+    for (int i = from; i + what.length <= in.length; i++) {
+      for (int j = 0; j < what.length; j++) {
+        if (in[i + j] != what[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  private static boolean regionIs(byte[] in, int from, byte[] what) {
+    return from + what.length <= in.length
+        && Arrays.equals(in, from, from + what.length, what, 0, what.length);
   }
 
   /**

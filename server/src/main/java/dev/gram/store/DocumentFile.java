@@ -133,7 +133,17 @@ final class DocumentFile {
     if (!ours && now.equals(known) && !(verifyContent && known.contentChanged(location.file()))) {
       return false;
     }
-    DocSnapshot disk = now.exists() ? DocumentLoader.load(location) : null;
+    DocumentLoader.FileBytes read = now.exists() ? DocumentLoader.read(location.file()) : null;
+    if (read != null && state.owesFile() && s != null && s.history() != null) {
+      // Another writer's checkpoint of revisions this copy holds (a cluster's owner, each round):
+      // what OutsideEdits would call touched, known without reading the file as a document.
+      int persisted = s.requireHistory().persistedIn(read.bytes());
+      if (persisted >= 1) {
+        snapshot = s.withFile(read.fingerprint(), persisted);
+        return false;
+      }
+    }
+    DocSnapshot disk = read == null ? null : DocumentLoader.parse(location, read);
     OutsideEdits.Decision d = OutsideEdits.reconcile(s, state.owesFile(), disk);
     if (d instanceof OutsideEdits.Touched t) {
       snapshot = s.withFile(t.fingerprint(), t.persisted());

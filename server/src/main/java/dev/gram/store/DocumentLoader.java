@@ -40,8 +40,16 @@ import java.util.List;
 final class DocumentLoader {
   private DocumentLoader() {}
 
+  /** A file's bytes and the fingerprint they were read under. */
+  record FileBytes(byte[] bytes, FileFingerprint fingerprint) {}
+
   static DocSnapshot load(VaultPath location) throws IOException {
-    Path file = location.file();
+    FileBytes read = read(location.file());
+    return read == null ? null : parse(location, read);
+  }
+
+  /** The file's bytes, or null when it does not exist. */
+  static FileBytes read(Path file) throws IOException {
     FileFingerprint fp = FileFingerprint.of(file);
     if (!fp.exists()) {
       return null;
@@ -53,7 +61,13 @@ final class DocumentLoader {
       bytes = Files.readAllBytes(file);
       fp = after;
     }
-    fp = fp.withContent(dev.gram.format.Hashes.sha256(bytes));
+    return new FileBytes(bytes, fp.withContent(dev.gram.format.Hashes.sha256(bytes)));
+  }
+
+  /** The snapshot a file's bytes hold. */
+  static DocSnapshot parse(VaultPath location, FileBytes read) {
+    byte[] bytes = read.bytes();
+    FileFingerprint fp = read.fingerprint();
     Instant mtime = Times.truncate(Instant.ofEpochSecond(0, fp.modifiedNanos()));
     String text;
     try {

@@ -29,6 +29,43 @@ class GramRoundTripProperties {
 
   @Property(tries = 100)
   void historyRoundTripsAndVerifies(@ForAll("documentLists") List<GramDocument> states) throws Exception {
+    History h = historyOf(states);
+    GramDocument last = states.get(states.size() - 1);
+    String file = new GramFile(last, h.revisions(), h.headRev(), h.head().chain()).write();
+    assertThat(new String(h.fileBytes(last), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(file);
+    GramFile parsed = GramParser.parseOrThrow(file);
+    assertThat(parsed.history()).isEqualTo(h.revisions());
+    History verified = History.verify(parsed.history(), parsed.headRev(), parsed.headChain());
+    for (int i = 0; i < states.size(); i++) {
+      assertThat(verified.stateAt(i)).isEqualTo(states.get(i));
+    }
+  }
+
+  /**
+   * A history recognises the file a checkpoint of any of its prefixes writes, and nothing else:
+   * not a byte changed, dropped or added anywhere, not a prefix's history under another state.
+   */
+  @Property(tries = 100)
+  void aCheckpointOfAPrefixIsRecognisedAndNothingElse(
+      @ForAll("documentLists") List<GramDocument> states, @ForAll java.util.Random random) throws Exception {
+    History h = historyOf(states);
+    for (int p = 1; p <= states.size(); p++) {
+      byte[] file = h.prefix(p).fileBytes(states.get(p - 1));
+      assertThat(h.persistedIn(file)).as("prefix %d", p).isEqualTo(p);
+      int at = random.nextInt(file.length);
+      byte[] changed = file.clone();
+      changed[at] ^= (byte) (1 + random.nextInt(127));
+      assertThat(h.persistedIn(changed)).as("byte %d of prefix %d changed", at, p).isEqualTo(-1);
+      assertThat(h.persistedIn(java.util.Arrays.copyOf(file, file.length - 1))).as("last byte dropped").isEqualTo(-1);
+      assertThat(h.persistedIn(java.util.Arrays.copyOf(file, file.length + 1))).as("a byte added").isEqualTo(-1);
+      GramDocument other = states.get(random.nextInt(states.size()));
+      if (!GramWriter.write(other).equals(GramWriter.write(states.get(p - 1)))) {
+        assertThat(h.persistedIn(h.prefix(p).fileBytes(other))).as("another state over prefix %d", p).isEqualTo(-1);
+      }
+    }
+  }
+
+  private static History historyOf(List<GramDocument> states) {
     History h = null;
     String prevText = "";
     for (int i = 0; i < states.size(); i++) {
@@ -52,15 +89,7 @@ class GramRoundTripProperties {
       h = h == null ? History.first(r, lines) : h.append(r, lines);
       prevText = text;
     }
-    GramDocument last = states.get(states.size() - 1);
-    String file = new GramFile(last, h.revisions(), h.headRev(), h.head().chain()).write();
-    assertThat(new String(h.fileBytes(last), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(file);
-    GramFile parsed = GramParser.parseOrThrow(file);
-    assertThat(parsed.history()).isEqualTo(h.revisions());
-    History verified = History.verify(parsed.history(), parsed.headRev(), parsed.headChain());
-    for (int i = 0; i < states.size(); i++) {
-      assertThat(verified.stateAt(i)).isEqualTo(states.get(i));
-    }
+    return h;
   }
 
   @Property(tries = 500)

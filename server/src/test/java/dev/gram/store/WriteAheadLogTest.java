@@ -183,6 +183,29 @@ class WriteAheadLogTest {
     }
   }
 
+  /**
+   * What a cluster's followers see every checkpoint round: another writer's checkpoint of
+   * revisions this copy already holds. Nothing is new in it: no revision of another program, nothing
+   * set aside, and the next checkpoint still writes the revision the file lacks.
+   */
+  @Test
+  void anotherWritersCheckpointOfRevisionsHeldHereIsNoEdit() throws Exception {
+    try (TestVault t = withRevisions(3)) {
+      Path file = dir.resolve("p/a.gram");
+      DocSnapshot s = t.read("p/a.gram");
+      Files.write(file, s.requireHistory().prefix(3).fileBytes(s.stateAt(2)));
+      assertThat(historySize(file)).isEqualTo(3);
+      t.vault.checkpointNow();
+      DocSnapshot after = t.read("p/a.gram");
+      assertThat(after.rev()).isEqualTo(3);
+      assertThat(after.revisions()).extracting(r -> r.actor()).doesNotContain("external");
+      assertThat(historySize(file)).as("the checkpoint wrote the revision the file lacked").isEqualTo(4);
+      assertThat(Files.readString(file)).contains("req req-3");
+      assertThat(wal().resolve("set-aside")).satisfiesAnyOf(
+          p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyDirectory());
+    }
+  }
+
   @Test
   void anEditThatKeepsSizeAndModificationTimeIsStillNeverOverwritten() throws Exception {
     try (TestVault t = withRevisions(2)) {
