@@ -34,15 +34,12 @@ public final class CanonicalText {
   private volatile List<String> lines;
   private volatile String sha256;
 
-  private CanonicalText(GramDocument document, Entity[] entities, String[][] blocks, byte[][] bytes) {
+  private CanonicalText(GramDocument document, Entity[] entities, String[][] blocks, byte[][] bytes, int[] lineStart) {
     this.document = document;
     this.entities = entities;
     this.blocks = blocks;
     this.bytes = bytes;
-    this.lineStart = new int[blocks.length + 1];
-    for (int i = 0; i < blocks.length; i++) {
-      lineStart[i + 1] = lineStart[i] + blocks[i].length;
-    }
+    this.lineStart = lineStart;
   }
 
   /** The text of {@code doc}, every entity rendered. */
@@ -61,6 +58,7 @@ public final class CanonicalText {
     Entity[] entities = new Entity[n];
     String[][] blocks = new String[n][];
     byte[][] bytes = new byte[n][];
+    int[] lineStart = new int[n + 1];
     entities[0] = doc.owner();
     if (before != null && before.entities[0] == doc.owner()) {
       blocks[0] = before.blocks[0];
@@ -70,28 +68,30 @@ public final class CanonicalText {
       bytes[0] = utf8(blocks[0]);
     }
     // Records before and after the span the change made are the same objects, at the same
-    // distance from either end: their blocks are taken by place. Inside it, a record met in the
-    // earlier span (moved) is found by identity; the rest are rendered.
+    // distance from either end: their blocks are copied by place, as whole runs of the arrays (a
+    // commit to a document of thousands of records changes one or two). Inside the span, a record
+    // met in the earlier span (moved) is found by identity; the rest are rendered.
     ChangedSpan span = before == null
         ? new ChangedSpan(0, 0, now.size())
         : ChangedSpan.of(before.document.records(), now, Integer.MAX_VALUE);
+    if (before != null) {
+      int tail = now.size() - span.afterEnd();
+      System.arraycopy(before.entities, 1, entities, 1, span.start());
+      System.arraycopy(before.blocks, 1, blocks, 1, span.start());
+      System.arraycopy(before.bytes, 1, bytes, 1, span.start());
+      System.arraycopy(before.entities, span.beforeEnd() + 1, entities, span.afterEnd() + 1, tail);
+      System.arraycopy(before.blocks, span.beforeEnd() + 1, blocks, span.afterEnd() + 1, tail);
+      System.arraycopy(before.bytes, span.beforeEnd() + 1, bytes, span.afterEnd() + 1, tail);
+    }
     Map<Entity, Integer> moved = null;
-    for (int i = 0; i < now.size(); i++) {
+    for (int i = span.start(); i < span.afterEnd(); i++) {
       Entity e = now.get(i);
       entities[i + 1] = e;
-      int from;
-      if (i < span.start()) {
-        from = i;
-      } else if (i >= span.afterEnd()) {
-        from = i - span.afterEnd() + span.beforeEnd();
-      } else {
-        if (moved == null) {
-          moved = before == null ? Map.of() : before.indexByIdentity(span.start(), span.beforeEnd());
-        }
-        Integer at = moved.get(e);
-        from = at == null ? -1 : at;
+      if (moved == null) {
+        moved = before == null ? Map.of() : before.indexByIdentity(span.start(), span.beforeEnd());
       }
-      if (from >= 0) {
+      Integer from = moved.get(e);
+      if (from != null) {
         blocks[i + 1] = before.blocks[from + 1];
         bytes[i + 1] = before.bytes[from + 1];
       } else {
@@ -99,7 +99,145 @@ public final class CanonicalText {
         bytes[i + 1] = utf8(blocks[i + 1]);
       }
     }
-    return new CanonicalText(doc, entities, blocks, bytes);
+    // Line starts: the prefix's are the earlier text's (when the owner's block kept its size),
+    // the suffix's are shifted by what the span added; only the span's are summed.
+    int summedFrom = 0;
+    if (before != null && blocks[0].length == before.blocks[0].length) {
+      System.arraycopy(before.lineStart, 0, lineStart, 0, span.start() + 2);
+      summedFrom = span.start() + 1;
+    }
+    int summedTo = before == null ? n : span.afterEnd() + 1;
+    for (int i = summedFrom; i < summedTo; i++) {
+      lineStart[i + 1] = lineStart[i] + blocks[i].length;
+    }
+    if (summedTo < n) {
+      int shift = lineStart[summedTo] - before.lineStart[span.beforeEnd() + 1];
+      for (int i = summedTo; i < n; i++) {
+        lineStart[i + 1] = before.lineStart[i - span.afterEnd() + span.beforeEnd() + 1] + shift;
+      }
+    }
+    return new CanonicalText(doc, entities, blocks, bytes, lineStart);
+  }
+
+  /**
+   * The text after {@code delta}, hunks of lines against this text in order (a revision's, as
+   * {@link #deltaTo} makes them), with its document: only the blocks the hunks touch are parsed
+   * from the new lines, every other entity is kept (the same object, its block reused). Null when
+   * the hunks do not fit this text or the changed lines do not parse as whole entities.
+   *
+   * <p>Why: a cluster's follower takes every revision of a document as its delta; parsing the
+   * whole new text cost it what the document holds, not what changed. The result is the
+   * revision's state only if its {@link #sha256} is the revision's state hash (the writer is
+   * injective: one text, one document); a caller that finds another hash parses the whole text.
+   */
+  public CanonicalText afterDelta(List<Revision.Hunk> delta) {
+    if (delta.isEmpty()) {
+      return this;
+    }
+    int total = lineStart[blocks.length];
+    int changedTo = 0;
+    for (Revision.Hunk h : delta) {
+      if (h.start() < changedTo || h.deleteCount() < 0 || h.start() + h.deleteCount() > total) {
+        return null;
+      }
+      changedTo = h.start() + h.deleteCount();
+    }
+    // The lines before and after the change are whole blocks in both texts, so the new lines
+    // between the same block boundaries are whole blocks too (the hash check says whether they are).
+    // Lines inserted where a block starts may continue the block before it: that block is included.
+    int firstBlock = blockAtOrAfter(Math.max(0, delta.get(0).start() - 1), false);
+    int endBlock = Math.max(blockAtOrAfter(changedTo, true), firstBlock == 0 ? 1 : firstBlock);
+    List<String> region = new ArrayList<>();
+    int at = lineStart[firstBlock];
+    for (Revision.Hunk h : delta) {
+      copyLines(region, at, h.start());
+      region.addAll(h.lines());
+      at = h.start() + h.deleteCount();
+    }
+    copyLines(region, at, lineStart[endBlock]);
+    List<String> mini = new ArrayList<>();
+    if (firstBlock > 0) {
+      mini.addAll(Arrays.asList(blocks[0]));
+    }
+    mini.addAll(region);
+    if (!(GramParser.parse(LineDiff.join(mini)) instanceof GramParser.Success ok) || ok.file().hasHistory()) {
+      return null;
+    }
+    List<Entity> parsed = ok.file().state().records();
+    try {
+      GramDocument doc = firstBlock == 0 ? null : spliced(firstBlock - 1, endBlock - 1, parsed);
+      if (doc == null) {
+        List<Entity> old = document.records();
+        List<Entity> records = new ArrayList<>(old.size() + parsed.size());
+        records.addAll(old.subList(0, Math.max(0, firstBlock - 1)));
+        records.addAll(parsed);
+        records.addAll(old.subList(endBlock - 1, old.size()));
+        Entity owner = firstBlock == 0 ? ok.file().state().owner() : document.owner();
+        doc = new GramDocument(owner, records);
+      }
+      return next(doc);
+    } catch (IllegalArgumentException e) {
+      return null; // duplicate ids, text that is not Unicode: not the revision's state
+    }
+  }
+
+  /**
+   * This document with {@code parsed} in place of its records {@code from} to {@code to}
+   * (exclusive), edited record by record so that its id index is kept, when the run keeps its ids
+   * in order and adds only at the document's end (a field set, a record appended: most revisions);
+   * null otherwise. A parsed record equal to the one it replaces is not replaced, so its block is
+   * reused.
+   */
+  private GramDocument spliced(int from, int to, List<Entity> parsed) {
+    List<Entity> old = document.records();
+    int kept = to - from;
+    if (parsed.size() < kept || (parsed.size() > kept && to != old.size())) {
+      return null;
+    }
+    GramDocument doc = document;
+    for (int k = 0; k < parsed.size(); k++) {
+      Entity e = parsed.get(k);
+      if (k < kept) {
+        Entity was = old.get(from + k);
+        if (!e.id().equals(was.id())) {
+          return null;
+        }
+        if (!e.equals(was)) {
+          doc = doc.withRecord(e);
+        }
+      } else if (doc.contains(e.id())) {
+        return null;
+      } else {
+        doc = doc.withRecord(e);
+      }
+    }
+    return doc;
+  }
+
+  /**
+   * The block a line starts or lies in; with {@code exclusiveEnd}, a line inside a block gives the
+   * block after it (an exclusive end), and the end of the text gives the number of blocks.
+   */
+  private int blockAtOrAfter(int line, boolean exclusiveEnd) {
+    if (line >= lineStart[blocks.length]) {
+      return blocks.length;
+    }
+    int i = Arrays.binarySearch(lineStart, 0, blocks.length, line);
+    if (i >= 0) {
+      return i;
+    }
+    int within = -i - 2;
+    return exclusiveEnd ? within + 1 : within;
+  }
+
+  private void copyLines(List<String> out, int from, int to) {
+    int b = from < to ? blockAtOrAfter(from, false) : 0;
+    for (int line = from; line < to; line++) {
+      while (line >= lineStart[b + 1]) {
+        b++;
+      }
+      out.add(blocks[b][line - lineStart[b]]);
+    }
   }
 
   /** Record index of each of this text's records from {@code from} to {@code to} (exclusive), by identity. */

@@ -3,6 +3,7 @@ package dev.gram.store;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.CanonicalText;
+import dev.gram.format.GramDocument;
 import dev.gram.format.GramParser;
 import dev.gram.format.GramWriter;
 import dev.gram.format.Hashes;
@@ -213,9 +214,8 @@ final class DocumentFile {
     if (f.lines() == null) {
       return;
     }
-    String text = LineDiff.join(f.lines());
-    GramParser.Result parsed = GramParser.parse(text);
-    if (!(parsed instanceof GramParser.Success ok) || !Hashes.sha256(text).equals(f.history().head().stateHash())) {
+    GramDocument next = followedState(s, f);
+    if (next == null) {
       LOG.error("{}: revisions from another node do not reproduce revision {}; reading the file again",
           location.path(), f.history().headRev());
       state = FileState.SUSPECT;
@@ -225,8 +225,38 @@ final class DocumentFile {
     if (state != FileState.REWRITE && state != FileState.DAMAGED) {
       state = FileState.LOGGED;
     }
-    publish(new DocSnapshot(location.path(), location, ok.file().state(), f.history(), f.history().headRev(),
+    publish(new DocSnapshot(location.path(), location, next, f.history(), f.history().headRev(),
         f.history().head().stateHash(), s.fingerprint(), s.persistedRevisions(), s.failure()), false);
+  }
+
+  /**
+   * The state after the followed revisions, or null when they do not reproduce the head's hash.
+   * Each revision's delta is laid onto the canonical text, parsing only the entities it touched
+   * (a follower takes every revision of every document: parsing the whole text each time cost
+   * what the document holds); the whole text is parsed only when that gives another hash.
+   */
+  private GramDocument followedState(DocSnapshot s, FollowedRevisions f) {
+    String want = f.history().head().stateHash();
+    CanonicalText t = canonical == null || canonical.document() != s.state() ? null : canonical;
+    if (t == null && s.state() != null) {
+      try {
+        t = CanonicalText.of(s.requireState());
+      } catch (CanonicalText.NotUnicodeException e) {
+        t = null;
+      }
+    }
+    for (int i = 0; t != null && i < f.joined().size(); i++) {
+      t = t.afterDelta(f.joined().get(i).delta());
+    }
+    if (t != null && t.sha256().equals(want)) {
+      canonical = t;
+      return t.document();
+    }
+    String text = LineDiff.join(f.lines());
+    if (GramParser.parse(text) instanceof GramParser.Success ok && Hashes.sha256(text).equals(want)) {
+      return ok.file().state();
+    }
+    return null;
   }
 
   // ------------------------------------------------------------------ checkpoints

@@ -35,6 +35,55 @@ class CanonicalTextProperties {
     assertThat(LineDiff.apply(ta.lines(), ta.deltaTo(tb))).isEqualTo(tb.lines());
   }
 
+  /**
+   * A follower's side: the text after a revision's delta, parsing only the blocks the delta
+   * touches, is the next state's text and document, whether the delta is the owner's (diffed
+   * entity by entity) or any line diff of the two texts (its hunks need not start at a block).
+   */
+  @Property(tries = 400)
+  void theTextAfterADeltaIsTheNextStatesText(
+      @ForAll("documents") GramDocument a,
+      @ForAll("documents") GramDocument other,
+      @ForAll("edits") List<Integer> edits) {
+    GramDocument b = derive(a, other, edits);
+    CanonicalText ta = CanonicalText.of(a);
+    CanonicalText tb = ta.next(b);
+    for (List<Revision.Hunk> delta : List.of(ta.deltaTo(tb), LineDiff.diff(ta.lines(), tb.lines()))) {
+      CanonicalText after = ta.afterDelta(delta);
+      assertThat(after).as("delta %s", delta).isNotNull();
+      assertThat(after.sha256()).isEqualTo(tb.sha256());
+      assertThat(after.document()).isEqualTo(b);
+      assertThat(after.lines()).isEqualTo(tb.lines());
+      if (!delta.isEmpty() && !a.records().isEmpty() && b.records().size() > 1 && a.records().get(0) == b.records().get(0)
+          && delta.get(0).start() > CanonicalText.of(new GramDocument(a.owner(), List.of(a.records().get(0))))
+              .lines().size()) {
+        assertThat(after.document().records().get(0)).as("a record far before the change is kept")
+            .isSameAs(a.records().get(0));
+      }
+    }
+  }
+
+  /**
+   * Hunks that do not fit the text give nothing; for any other line inserted anywhere, a text
+   * with the hash of the text the delta gives holds that text's document.
+   */
+  @Property(tries = 300)
+  void aTextAfterAnyDeltaWithTheRightHashHoldsTheRightDocument(
+      @ForAll("documents") GramDocument a, @ForAll java.util.Random random) {
+    CanonicalText ta = CanonicalText.of(a);
+    int total = ta.lines().size();
+    assertThat(ta.afterDelta(List.of(new Revision.Hunk(total + 1, 0, List.of("x"))))).isNull();
+    String[] candidates = {"TASK x", "TASK x y", "t added", "", "::notes", "::end", "-> rel doc-a", "doc doc-b"};
+    List<Revision.Hunk> delta = List.of(new Revision.Hunk(
+        random.nextInt(total + 1), 0, List.of(candidates[random.nextInt(candidates.length)])));
+    String text = LineDiff.join(LineDiff.apply(ta.lines(), delta));
+    CanonicalText after = ta.afterDelta(delta);
+    if (after != null && after.sha256().equals(Hashes.sha256(text))) {
+      assertThat(GramParser.parse(text)).isInstanceOfSatisfying(GramParser.Success.class,
+          ok -> assertThat(ok.file().state()).isEqualTo(after.document()));
+    }
+  }
+
   /** Each edit acts on the record at its position: 0 keep, 1 drop, 2 keep and insert, 3 replace. */
   static GramDocument derive(GramDocument a, GramDocument other, List<Integer> edits) {
     Set<String> ids = new HashSet<>();
