@@ -237,12 +237,12 @@ final class DocumentFile {
    */
   private GramDocument followedState(DocSnapshot s, FollowedRevisions f) {
     String want = f.history().head().stateHash();
-    CanonicalText t = canonical == null || canonical.document() != s.state() ? null : canonical;
-    if (t == null && s.state() != null) {
+    CanonicalText t = null;
+    if (s.state() != null) {
       try {
-        t = CanonicalText.of(s.requireState());
-      } catch (CanonicalText.NotUnicodeException e) {
-        t = null;
+        t = canonical(s);
+      } catch (GramException e) {
+        t = null; // a state with no canonical text: the whole text is parsed below
       }
     }
     for (int i = 0; t != null && i < f.joined().size(); i++) {
