@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ClusterPeers implements Peers {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterPeers.class);
-  private static final String FOLLOW = "gram.cluster.follow.";
+  /** Batches of revisions to follow ({@link ReplicationOutbox}); one revision a message was "gram.cluster.follow.". */
+  private static final String FOLLOW = "gram.cluster.follow-batch.";
   private static final String SINCE = "gram.cluster.since.";
 
   private final Vertx vertx;
@@ -39,6 +40,7 @@ final class ClusterPeers implements Peers {
   private final ClusterStats stats;
   private final HeadFence fence;
   private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
+  private final java.util.Map<String, ReplicationOutbox> outboxes = new java.util.concurrent.ConcurrentHashMap<>();
 
   ClusterPeers(Vertx vertx, ClusterView view, Vault vault, ClusterSettings settings, ClusterStats stats, HeadFence fence) {
     this.vertx = vertx;
@@ -63,16 +65,15 @@ final class ClusterPeers implements Peers {
   public Future<Void> replicate(String path, Revision revision) {
     stats.replicated.increment();
     long t0 = System.nanoTime();
-    JsonObject msg = new JsonObject().put("path", path).put("revision", Wire.revision(revision));
-    DeliveryOptions o = new DeliveryOptions().setSendTimeout(settings.replicationTimeout().toMillis());
+    String text = Wire.revision(revision);
     List<Future<Void>> acks = new ArrayList<>();
     for (Member m : view.others()) {
-      acks.add(vertx.eventBus().request(FOLLOW + m.getUuid(), msg, o).<Void>transform(ar -> {
+      acks.add(outbox(m.getUuid().toString()).send(path, text).<Void>transform(ar -> {
         if (ar.failed() && !(ar.cause() instanceof ReplyException r && r.failureType() == ReplyFailure.NO_HANDLERS)) {
           // NO_HANDLERS: a node still starting (it asks for what it lacks as it loads) or gone.
-          stats.replicationMisses.increment();
-          LOG.warn("cluster: {} did not take revision {} of {}: {}", m.getAddress(), revision.rev(), path,
-              ar.cause().getMessage());
+          miss(m, revision, path, ar.cause().getMessage());
+        } else if (ar.succeeded() && ar.result().containsKey("message")) {
+          miss(m, revision, path, ar.result().getString("message"));
         }
         return Future.succeededFuture();
       }));
@@ -81,6 +82,26 @@ final class ClusterPeers implements Peers {
       return Future.succeededFuture();
     }
     return Future.join(acks).<Void>mapEmpty().onComplete(ar -> stats.replicate.since(t0));
+  }
+
+  private void miss(Member m, Revision revision, String path, String why) {
+    stats.replicationMisses.increment();
+    LOG.warn("cluster: {} did not take revision {} of {}: {}", m.getAddress(), revision.rev(), path, why);
+  }
+
+  /** The batches on their way to the node {@code id}; a node that left keeps none. */
+  private ReplicationOutbox outbox(String id) {
+    ReplicationOutbox o = outboxes.get(id);
+    if (o != null) {
+      return o;
+    }
+    if (outboxes.size() > view.members()) {
+      java.util.Set<String> live = new java.util.HashSet<>();
+      view.others().forEach(m -> live.add(m.getUuid().toString()));
+      outboxes.keySet().retainAll(live);
+    }
+    DeliveryOptions opts = new DeliveryOptions().setSendTimeout(settings.replicationTimeout().toMillis());
+    return outboxes.computeIfAbsent(id, k -> new ReplicationOutbox(vertx, FOLLOW + k, opts));
   }
 
   /**
@@ -122,23 +143,35 @@ final class ClusterPeers implements Peers {
 
   // ------------------------------------------------------------------ the followers' side
 
+  /**
+   * A batch of revisions from their owner ({@link ReplicationOutbox}), applied in order (one
+   * document's revisions reach its actor in the order they were committed); the answer comes once
+   * every one is applied or refused, and names the refused ones by position.
+   */
   private void onFollow(Message<JsonObject> m) {
-    String path = m.body().getString("path");
-    Revision r;
-    try {
-      r = Wire.revision(m.body().getString("revision"));
-    } catch (RuntimeException e) {
-      m.fail(500, Wire.failure(e).encode());
-      return;
-    }
-    stats.followed.increment();
-    vault.follow(path, r).onComplete(ar -> {
-      if (ar.succeeded()) {
-        m.reply(new JsonObject());
-      } else {
-        LOG.warn("cluster: revision {} of {} from another node: {}", r.rev(), path, ar.cause().toString());
-        m.fail(500, Wire.failure(ar.cause()).encode());
+    JsonArray items = m.body().getJsonArray("revisions", new JsonArray());
+    List<Future<Void>> applied = new ArrayList<>(items.size() / 2);
+    for (int k = 0; k + 1 < items.size(); k += 2) {
+      String path = items.getString(k);
+      Revision r;
+      try {
+        r = Wire.revision(items.getString(k + 1));
+      } catch (RuntimeException e) {
+        applied.add(Future.failedFuture(e));
+        continue;
       }
+      stats.followed.increment();
+      applied.add(vault.follow(path, r).onFailure(e ->
+          LOG.warn("cluster: revision {} of {} from another node: {}", r.rev(), path, e.toString())));
+    }
+    Future.join(applied).onComplete(ar -> {
+      JsonObject refused = new JsonObject();
+      for (int i = 0; i < applied.size(); i++) {
+        if (applied.get(i).failed()) {
+          refused.put(Integer.toString(i), Wire.failure(applied.get(i).cause()));
+        }
+      }
+      m.reply(refused.isEmpty() ? new JsonObject() : new JsonObject().put("refused", refused));
     });
   }
 
