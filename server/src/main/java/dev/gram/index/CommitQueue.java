@@ -17,13 +17,41 @@ import java.util.Map;
  * waits} until the live thread has handed every commit before it to Lucene, and only then waits
  * for Lucene to make them searchable. Doing without this wait would mean writing to Lucene on the
  * document's actor thread before the receipt, which is what this queue exists to avoid.
+ *
+ * <p>Revisions another node committed ({@link #putFollowed}) may wait up to {@link
+ * #FOLLOWED_LAG_MS} before the live thread takes them, unless a recall waits for them or a commit
+ * of this node is queued: a cluster's every node indexes every revision, and under a stream of
+ * writes to the same documents this lets each node index a document once for many of its owner's
+ * commits. A recall still finds every revision whose receipt was returned before it arrived: it
+ * waits for its ticket as before, and its waiting makes the live thread take them at once.
  */
 final class CommitQueue {
   /** Commits taken together, and the ticket the live thread has reached once they are applied. */
   record Batch(Map<String, DocSnapshot> commits, long upTo) {}
 
+  /** How long a revision followed from another node may wait for the live thread when nobody asks. */
+  static final long FOLLOWED_LAG_MS = 500;
+
+  private final long followedLagMs;
   private final Map<String, DocSnapshot> waiting = new LinkedHashMap<>();
   private long queued;
+  /** {@link #queued} when the live thread last took the waiting commits. */
+  private long taken;
+  /** The highest ticket a recall waits for: above {@link #taken}, the live thread takes at once. */
+  private long wanted;
+  /** A commit of this node waits: it is taken at once. */
+  private boolean ownWaiting;
+  /** When the oldest followed revision still waiting was queued (nanoTime), or -1. */
+  private long followedSince = -1;
+
+  CommitQueue() {
+    this(FOLLOWED_LAG_MS);
+  }
+
+  /** @param followedLagMs how long a followed revision may wait when nobody asks for it */
+  CommitQueue(long followedLagMs) {
+    this.followedLagMs = followedLagMs;
+  }
   private long applied;
   private boolean closed;
   /** When the oldest commit not yet handed to Lucene was queued (nanoTime), or -1 when none is. */
@@ -36,6 +64,24 @@ final class CommitQueue {
    * document still waiting. Called on the document's actor thread: never blocks for long.
    */
   synchronized void put(String path, DocSnapshot snapshot) {
+    ownWaiting = true;
+    enqueue(path, snapshot);
+    notifyAll();
+  }
+
+  /**
+   * Queues a document's new state that another node committed: the live thread takes it within
+   * {@link #FOLLOWED_LAG_MS}, or at once when a recall waits or a commit of this node is queued.
+   */
+  synchronized void putFollowed(String path, DocSnapshot snapshot) {
+    if (followedSince < 0) {
+      followedSince = System.nanoTime();
+    }
+    // No wake-up: the live thread looks again within its lag (or its idle wait, shorter).
+    enqueue(path, snapshot);
+  }
+
+  private void enqueue(String path, DocSnapshot snapshot) {
     // Moved to the end: the document is indexed after those committed before its latest state.
     waiting.remove(path);
     waiting.put(path, snapshot);
@@ -44,7 +90,6 @@ final class CommitQueue {
       oldestSince = System.nanoTime();
       oldestTicket = queued;
     }
-    notifyAll();
   }
 
   /** The ticket of a recall arriving now: every commit whose receipt was returned is before it. */
@@ -54,11 +99,25 @@ final class CommitQueue {
 
   /** Takes every waiting commit, blocking while there is none, until {@link #close}. */
   synchronized Batch take() throws InterruptedException {
-    while (waiting.isEmpty() && !closed) {
-      wait(200);
+    while (!closed) {
+      if (waiting.isEmpty()) {
+        wait(200);
+        continue;
+      }
+      if (ownWaiting || wanted > taken || followedSince < 0) {
+        break;
+      }
+      long left = followedLagMs - (System.nanoTime() - followedSince) / 1_000_000L;
+      if (left <= 0) {
+        break;
+      }
+      wait(left);
     }
     Batch b = new Batch(new LinkedHashMap<>(waiting), queued);
     waiting.clear();
+    taken = queued;
+    ownWaiting = false;
+    followedSince = -1;
     return b;
   }
 
@@ -88,6 +147,10 @@ final class CommitQueue {
    */
   synchronized void awaitApplied(long ticket, long maxMs) throws InterruptedException {
     long deadline = System.nanoTime() + maxMs * 1_000_000L;
+    if (ticket > wanted) {
+      wanted = ticket;
+      notifyAll(); // followed revisions waiting out their lag are taken now
+    }
     while (applied < ticket && !closed) {
       long left = (deadline - System.nanoTime()) / 1_000_000L;
       if (left <= 0) {

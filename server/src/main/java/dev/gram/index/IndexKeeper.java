@@ -97,7 +97,13 @@ final class IndexKeeper implements CommitListener {
    */
   @Override
   public void onChange(String path, DocSnapshot snapshot) {
-    heard(path, snapshot, !vault.scanComplete());
+    heard(path, snapshot, !vault.scanComplete(), false);
+  }
+
+  /** Another node's commit: it may wait out {@link CommitQueue#FOLLOWED_LAG_MS} unless a recall asks. */
+  @Override
+  public void onFollowed(String path, DocSnapshot snapshot) {
+    heard(path, snapshot, !vault.scanComplete(), true);
   }
 
   /**
@@ -109,8 +115,9 @@ final class IndexKeeper implements CommitListener {
    * file created beside a running server would otherwise stay unsearchable while they go on.
    *
    * @param duringScan whether the state was heard before the vault's start-up scan ended
+   * @param followed whether another node committed it
    */
-  void heard(String path, DocSnapshot snapshot, boolean duringScan) {
+  void heard(String path, DocSnapshot snapshot, boolean duringScan, boolean followed) {
     if (closed) {
       return;
     }
@@ -131,7 +138,11 @@ final class IndexKeeper implements CommitListener {
       }
       return;
     }
-    commits.put(path, snapshot);
+    if (followed) {
+      commits.putFollowed(path, snapshot);
+    } else {
+      commits.put(path, snapshot);
+    }
   }
 
   /**

@@ -332,13 +332,24 @@ public final class RecallIndex implements IndexStatus, Recall, AutoCloseable {
       t.onChange(path, snapshot);
     }
 
+    /** Held like any change until the keeper takes over; then the keeper's to tell apart. */
+    @Override
+    public void onFollowed(String path, DocSnapshot snapshot) {
+      IndexKeeper t = target;
+      if (t != null) {
+        t.onFollowed(path, snapshot);
+      } else {
+        onChange(path, snapshot);
+      }
+    }
+
     /**
      * Replays what was held into {@code keeper} and forwards every later change to it. Under the
      * lock: a change heard during the replay waits for it, so each document's order holds.
      */
     synchronized void handTo(IndexKeeper keeper) {
       for (Change c : changes) {
-        keeper.heard(c.path(), c.snapshot(), c.duringScan());
+        keeper.heard(c.path(), c.snapshot(), c.duringScan(), false);
       }
       changes = null;
       paths.clear();

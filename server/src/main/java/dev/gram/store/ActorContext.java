@@ -37,8 +37,18 @@ interface ActorContext {
 
   boolean documentIdTaken(String documentId, String path);
 
-  /** Tells the vault (and its listeners) of a new snapshot; {@code fromDisk} when read from the file. */
-  void published(String path, DocSnapshot snapshot, boolean fromDisk);
+  /** Where a published snapshot came from. */
+  enum Origin {
+    /** Written by this node: a commit, or a state it wrote back. */
+    WRITTEN,
+    /** Read from the file: its request ids are indexed again. */
+    READ,
+    /** Revisions another node committed, followed here. */
+    FOLLOWED
+  }
+
+  /** Tells the vault (and its listeners) of a new snapshot. */
+  void published(String path, DocSnapshot snapshot, Origin origin);
 
   /** Has the next checkpoint round write this document's file. */
   void oweCheckpoint(String path);

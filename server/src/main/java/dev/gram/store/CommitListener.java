@@ -10,4 +10,13 @@ package dev.gram.store;
 @FunctionalInterface
 public interface CommitListener {
   void onChange(String path, DocSnapshot snapshot);
+
+  /**
+   * A new state made of revisions another node of a cluster committed (a follower's side of
+   * replication), under the same rules as {@link #onChange}; a listener that can take such states
+   * later than this node's own (the search index) tells them apart here.
+   */
+  default void onFollowed(String path, DocSnapshot snapshot) {
+    onChange(path, snapshot);
+  }
 }

@@ -1,6 +1,7 @@
 package dev.gram.store;
 
 import dev.gram.base.ErrorCode;
+import dev.gram.store.ActorContext.Origin;
 import dev.gram.base.GramException;
 import dev.gram.format.CanonicalText;
 import dev.gram.format.GramDocument;
@@ -95,7 +96,7 @@ final class DocumentFile {
       // log's records must stay until a checkpoint has replaced it durably.
       s = replayed.snapshot();
       state = replayed.damaged() ? FileState.DAMAGED : s == null ? FileState.DURABLE : FileState.REWRITE;
-      publish(s, true);
+      publish(s, Origin.READ);
     }
     if (s != null && s.history() != null) {
       // Another node may own it and hold revisions its file does not have yet (its log's).
@@ -118,7 +119,7 @@ final class DocumentFile {
     } else {
       state = FileState.UNSYNCED;
     }
-    publish(disk, true);
+    publish(disk, Origin.READ);
   }
 
   /**
@@ -155,7 +156,7 @@ final class DocumentFile {
           + " becomes revision {}, after them", location.path(), a.persisted(), a.oursThrough(), a.merged().rev());
       state = FileState.REWRITE;
       ctx.oweCheckpoint(location.path());
-      publish(a.merged(), true);
+      publish(a.merged(), Origin.READ);
       return true;
     }
     if (d instanceof OutsideEdits.TheirsWin w) {
@@ -226,7 +227,7 @@ final class DocumentFile {
       state = FileState.LOGGED;
     }
     publish(new DocSnapshot(location.path(), location, next, f.history(), f.history().headRev(),
-        f.history().head().stateHash(), s.fingerprint(), s.persistedRevisions(), s.failure()), false);
+        f.history().head().stateHash(), s.fingerprint(), s.persistedRevisions(), s.failure()), Origin.FOLLOWED);
   }
 
   /**
@@ -318,7 +319,7 @@ final class DocumentFile {
   void created(DocSnapshot next, CanonicalText text) {
     state = FileState.DURABLE;
     canonical = text;
-    publish(next, false);
+    publish(next, Origin.WRITTEN);
   }
 
   /** A create's file was published but may not survive: read it again before anything else. */
@@ -332,7 +333,7 @@ final class DocumentFile {
       state = FileState.LOGGED;
     }
     canonical = text;
-    publish(next, false);
+    publish(next, Origin.WRITTEN);
   }
 
   /** The revisions taken over from a dead node's log are held here: the file must take them. */
@@ -344,12 +345,12 @@ final class DocumentFile {
   }
 
   /**
-   * Makes a new snapshot visible to readers and tells the vault; {@code fromDisk} when it was
-   * read from the file (so its request ids must be indexed again) rather than written by us.
+   * Makes a new snapshot visible to readers and tells the vault where it came from (one read
+   * from the file has its request ids indexed again).
    */
-  void publish(DocSnapshot next, boolean fromDisk) {
+  void publish(DocSnapshot next, Origin origin) {
     snapshot = next;
-    ctx.published(location.path(), next, fromDisk);
+    ctx.published(location.path(), next, origin);
   }
 
   /** The trusted folder this document lives under: the vault's or its mount's. */

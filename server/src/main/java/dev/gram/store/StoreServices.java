@@ -121,14 +121,18 @@ final class StoreServices implements ActorContext {
   }
 
   @Override
-  public void published(String path, DocSnapshot snapshot, boolean fromDisk) {
+  public void published(String path, DocSnapshot snapshot, Origin origin) {
     table.idAt(path, snapshot == null || snapshot.state() == null ? null : snapshot.state().id());
-    if (fromDisk) {
+    if (origin == Origin.READ) {
       requests.indexDocument(path, snapshot == null ? null : snapshot.history());
     }
     for (CommitListener l : listeners) {
       try {
-        l.onChange(path, snapshot);
+        if (origin == Origin.FOLLOWED) {
+          l.onFollowed(path, snapshot);
+        } else {
+          l.onChange(path, snapshot);
+        }
       } catch (RuntimeException e) {
         LOG.error("listener failed for {}", path, e);
       }

@@ -2,10 +2,69 @@ package dev.gram.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The index's lag behind the vault, as /metrics shows it: commits not yet searchable and their age. */
+/**
+ * The index's lag behind the vault, as /metrics shows it, and when the live thread takes what is
+ * queued: this node's commits at once; revisions followed from another node after their lag,
+ * or at once when a recall waits for them.
+ */
 class CommitQueueTest {
+  /** The live thread's loop, once: takes a batch and hands it to "Lucene". */
+  private static CompletableFuture<CommitQueue.Batch> liveThreadTakes(CommitQueue q) {
+    CompletableFuture<CommitQueue.Batch> taken = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        CommitQueue.Batch b = q.take();
+        q.applied(b.upTo());
+        taken.complete(b);
+      } catch (Throwable e) {
+        taken.completeExceptionally(e);
+      }
+    }, "live");
+    t.setDaemon(true);
+    t.start();
+    return taken;
+  }
+
+  @Test
+  void aFollowedRevisionWaitsOutItsLagWhileNobodyAsks() throws Exception {
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
+    q.putFollowed("a.gram", null);
+    q.putFollowed("b.gram", null);
+    // Longer than the live thread's idle wait (200 ms), after which it looks at the queue again:
+    // a queue that takes followed revisions at once has taken them by then.
+    Thread.sleep(300);
+    assertThat(taken).as("taken before its lag with no recall waiting").isNotCompleted();
+    assertThat(q.lag().commits()).isEqualTo(2);
+    // A commit of this node is taken at once, and takes the followed ones with it.
+    q.put("c.gram", null);
+    assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram", "b.gram", "c.gram");
+  }
+
+  @Test
+  void aRecallTakesTheFollowedRevisionsBeforeIt() throws Exception {
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
+    q.putFollowed("a.gram", null);
+    long ticket = q.ticket();
+    q.awaitApplied(ticket, TimeUnit.SECONDS.toMillis(30));
+    // Applied, not timed out: the recall's wait made the live thread take what it waits for.
+    assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
+    assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram");
+  }
+
+  @Test
+  void aFollowedRevisionIsTakenOnceItsLagPassed() throws Exception {
+    CommitQueue q = new CommitQueue(50);
+    CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
+    q.putFollowed("a.gram", null);
+    assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram");
+  }
+
   @Test
   void lagCountsCommitsNotYetAppliedAndTheAgeOfTheOldest() throws Exception {
     CommitQueue q = new CommitQueue();
