@@ -16,8 +16,9 @@
  *       passes on a write whose partition moved, and waits on a timer while no node owns it.
  *   <li>{@code ClusterPeers}, the store's {@link dev.gram.store.Peers}: the owner's committer
  *       ({@code ReplicatingCommitter} in the store) hands each revision to every other node before
- *       its receipt, and a node loading a document asks the others for what its file lacks; the
- *       follower's side of both is here too.
+ *       its receipt ({@code ReplicationOutbox}: in batches, one outbox per other node), and a
+ *       node loading a document asks the others for what its file lacks; the follower's side of
+ *       both is here too.
  *   <li>{@code HeadFence} (with its entry processor {@code HeadAdvance}): each document's head as
  *       the whole cluster knows it, moved after the revision is durable and before anyone hears of
  *       it. {@code RequestIdClaims}: the request_id claims every node sees, which the owner's

@@ -110,6 +110,11 @@
  * happened since the last one. Small new segments stay in memory ({@code NRTCachingDirectory}),
  * so that refresh writes no files. Changes of the rebuild and the embedder are not waited for.
  *
+ * <p>On a cluster every node indexes every revision. Revisions another node committed ({@link
+ * dev.gram.store.CommitListener#onFollowed}) wait in the queue up to half a second unless a recall
+ * waits for them or this node's own commit is queued, so a follower indexes a busy document once
+ * for many of its owner's commits; the recall's ticket covers them like any commit.
+ *
  * <h2>Semantic search, and the embedder giving way</h2>
  *
  * <p>The model ({@link dev.gram.index.EmbeddingModel}, bge-small-en-v1.5 quantized, run by ONNX
