@@ -14,8 +14,12 @@ import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +44,7 @@ final class ClusterPeers implements Peers {
   private final ClusterStats stats;
   private final HeadFence fence;
   private final List<MessageConsumer<JsonObject>> consumers = new ArrayList<>();
-  private final java.util.Map<String, ReplicationOutbox> outboxes = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, ReplicationOutbox> outboxes = new ConcurrentHashMap<>();
 
   ClusterPeers(Vertx vertx, ClusterView view, Vault vault, ClusterSettings settings, ClusterStats stats, HeadFence fence) {
     this.vertx = vertx;
@@ -96,7 +100,7 @@ final class ClusterPeers implements Peers {
       return o;
     }
     if (outboxes.size() > view.members()) {
-      java.util.Set<String> live = new java.util.HashSet<>();
+      Set<String> live = new HashSet<>();
       view.others().forEach(m -> live.add(m.getUuid().toString()));
       outboxes.keySet().retainAll(live);
     }

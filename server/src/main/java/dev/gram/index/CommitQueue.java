@@ -43,6 +43,12 @@ final class CommitQueue {
   private boolean ownWaiting;
   /** When the oldest followed revision still waiting was queued (nanoTime), or -1. */
   private long followedSince = -1;
+  private long applied;
+  private boolean closed;
+  /** When the oldest commit not yet handed to Lucene was queued (nanoTime), or -1 when none is. */
+  private long oldestSince = -1;
+  /** {@link #queued} when {@link #oldestSince} was set: the commits after it are younger. */
+  private long oldestTicket;
 
   CommitQueue() {
     this(FOLLOWED_LAG_MS);
@@ -52,12 +58,6 @@ final class CommitQueue {
   CommitQueue(long followedLagMs) {
     this.followedLagMs = followedLagMs;
   }
-  private long applied;
-  private boolean closed;
-  /** When the oldest commit not yet handed to Lucene was queued (nanoTime), or -1 when none is. */
-  private long oldestSince = -1;
-  /** {@link #queued} when {@link #oldestSince} was set: the commits after it are younger. */
-  private long oldestTicket;
 
   /**
    * Queues a document's new state ({@code null}: the document is gone), replacing one of the same
