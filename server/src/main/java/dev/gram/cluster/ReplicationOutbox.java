@@ -66,7 +66,7 @@ final class ReplicationOutbox {
   /** The next batch, and marks one in flight; call holding the lock with something waiting. */
   private List<Item> take() {
     List<Item> batch;
-    if (waiting.size() <= MAX_REVISIONS && chars(waiting, waiting.size()) <= MAX_CHARS) {
+    if (waiting.size() <= MAX_REVISIONS && chars(waiting) <= MAX_CHARS) {
       batch = waiting;
       waiting = new ArrayList<>();
     } else {
@@ -83,10 +83,10 @@ final class ReplicationOutbox {
     return batch;
   }
 
-  private static long chars(List<Item> items, int n) {
+  private static long chars(List<Item> items) {
     long size = 0;
-    for (int i = 0; i < n; i++) {
-      size += items.get(i).revision().length();
+    for (Item i : items) {
+      size += i.revision().length();
     }
     return size;
   }

@@ -1,7 +1,6 @@
 package dev.gram.store;
 
 import dev.gram.base.ErrorCode;
-import dev.gram.store.ActorContext.Origin;
 import dev.gram.base.GramException;
 import dev.gram.format.CanonicalText;
 import dev.gram.format.GramDocument;
@@ -10,6 +9,7 @@ import dev.gram.format.GramWriter;
 import dev.gram.format.Hashes;
 import dev.gram.format.LineDiff;
 import dev.gram.format.Revision;
+import dev.gram.store.ActorContext.Origin;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

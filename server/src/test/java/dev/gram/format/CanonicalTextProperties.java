@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -19,12 +20,13 @@ import net.jqwik.api.Provide;
  */
 class CanonicalTextProperties {
 
+  /** A state and the state derived from it ({@link #derive}). */
+  record Step(GramDocument a, GramDocument b) {}
+
   @Property(tries = 400)
-  void nextStateTextHashAndDeltaMatchTheWholeText(
-      @ForAll("documents") GramDocument a,
-      @ForAll("documents") GramDocument other,
-      @ForAll("edits") List<Integer> edits) {
-    GramDocument b = derive(a, other, edits);
+  void nextStateTextHashAndDeltaMatchTheWholeText(@ForAll("steps") Step step) {
+    GramDocument a = step.a();
+    GramDocument b = step.b();
     CanonicalText ta = CanonicalText.of(a);
     CanonicalText tb = ta.next(b);
     String whole = GramWriter.write(b);
@@ -41,11 +43,9 @@ class CanonicalTextProperties {
    * entity by entity) or any line diff of the two texts (its hunks need not start at a block).
    */
   @Property(tries = 400)
-  void theTextAfterADeltaIsTheNextStatesText(
-      @ForAll("documents") GramDocument a,
-      @ForAll("documents") GramDocument other,
-      @ForAll("edits") List<Integer> edits) {
-    GramDocument b = derive(a, other, edits);
+  void theTextAfterADeltaIsTheNextStatesText(@ForAll("steps") Step step) {
+    GramDocument a = step.a();
+    GramDocument b = step.b();
     CanonicalText ta = CanonicalText.of(a);
     CanonicalText tb = ta.next(b);
     for (List<Revision.Hunk> delta : List.of(ta.deltaTo(tb), LineDiff.diff(ta.lines(), tb.lines()))) {
@@ -132,7 +132,9 @@ class CanonicalTextProperties {
   }
 
   @Provide
-  Arbitrary<List<Integer>> edits() {
-    return Arbitraries.integers().between(0, 3).list().ofMaxSize(10);
+  Arbitrary<Step> steps() {
+    Arbitrary<List<Integer>> edits = Arbitraries.integers().between(0, 3).list().ofMaxSize(10);
+    return Combinators.combine(documents(), documents(), edits)
+        .as((a, other, e) -> new Step(a, derive(a, other, e)));
   }
 }
