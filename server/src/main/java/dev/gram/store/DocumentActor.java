@@ -103,12 +103,12 @@ final class DocumentActor {
 
   /**
    * Writes every revision held here and not yet in the file into it (one durable replace).
-   * Completes with true once the file holds everything this copy holds.
+   * Completes with the file's size once it holds everything this copy holds, else with -1.
    */
-  Future<Boolean> checkpoint() {
+  Future<Long> checkpoint() {
     return Async.run(mailbox, () -> {
       doc.ensureLoaded();
-      return doc.checkpointNow();
+      return doc.checkpointNow() ? doc.fileSize() : -1L;
     });
   }
 

@@ -262,6 +262,12 @@ final class DocumentFile {
 
   // ------------------------------------------------------------------ checkpoints
 
+  /** The size of the file as this copy last read or wrote it (0 when there is none). */
+  long fileSize() {
+    DocSnapshot s = snapshot;
+    return s == null ? 0 : Math.max(0, s.fingerprint().size());
+  }
+
   boolean checkpointNow() throws IOException {
     // An edit by another program is merged (or wins) before anything is written, even one that
     // kept the file's size and modification time: the bytes are compared before a replace.

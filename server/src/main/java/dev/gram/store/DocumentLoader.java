@@ -61,7 +61,7 @@ final class DocumentLoader {
       bytes = Files.readAllBytes(file);
       fp = after;
     }
-    return new FileBytes(bytes, fp.withContent(dev.gram.format.Hashes.sha256(bytes)));
+    return new FileBytes(bytes, fp.withContent(bytes));
   }
 
   /** The snapshot a file's bytes hold. */

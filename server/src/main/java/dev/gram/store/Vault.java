@@ -365,16 +365,22 @@ public final class Vault implements DocumentReader, DocumentWriter {
 
   // ------------------------------------------------------------------ checkpoints
 
-  /** Checkpoints one document through its actor (the checkpointer's target). */
-  private Future<Boolean> checkpoint(String path) {
+  /** Checkpoints one document through its actor (the checkpointer's target): its file's size, or -1. */
+  private Future<Long> checkpoint(String path) {
     VaultPath p;
     try {
       p = store.paths.document(path);
     } catch (GramException e) {
       LOG.warn("store.log records for {} stay in the log: the path does not resolve ({})", path, e.getMessage());
-      return Future.succeededFuture(false);
+      return Future.succeededFuture(-1L);
     }
     return actor(p).checkpoint();
+  }
+
+  /** Checkpoint rounds run so far (tests wait for rounds to pass). */
+  long checkpointRounds() {
+    Checkpointer c = checkpointer;
+    return c == null ? 0 : c.rounds();
   }
 
   /** Runs a checkpoint round now and waits for it (tests, benchmarks, shutdown). */

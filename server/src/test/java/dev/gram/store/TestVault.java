@@ -39,6 +39,14 @@ final class TestVault implements AutoCloseable {
     return new TestVault(dir, v);
   }
 
+  /** A vault whose checkpointer runs a round every {@code lag}. */
+  static TestVault openWithLag(Path dir, java.time.Duration lag) {
+    Vault v = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 8,
+        new Vault.Durability(Vault.LogMode.WRITE, lag));
+    await(v.start());
+    return new TestVault(dir, v);
+  }
+
   /** A cluster node's vault (its log under .gram-wal/nodes/{@code node}), without timed checkpoints. */
   static TestVault openNode(Path dir, String node) {
     Vault v = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 8,
