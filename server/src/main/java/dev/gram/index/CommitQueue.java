@@ -19,11 +19,14 @@ import java.util.Map;
  * document's actor thread before the receipt, which is what this queue exists to avoid.
  *
  * <p>Revisions another node committed ({@link #putFollowed}) may wait up to {@link
- * #FOLLOWED_LAG_MS} before the live thread takes them, unless a recall waits for them or a commit
- * of this node is queued: a cluster's every node indexes every revision, and under a stream of
- * writes to the same documents this lets each node index a document once for many of its owner's
- * commits. A recall still finds every revision whose receipt was returned before it arrived: it
- * waits for its ticket as before, and its waiting makes the live thread take them at once.
+ * #FOLLOWED_LAG_MS} before the live thread takes them, unless a recall waits for them: a cluster's
+ * every node indexes every revision, and under a stream of writes to the same documents this lets
+ * each node index a document once for many of its owner's commits. This node's own commits are
+ * taken at once and leave the followed ones waiting (on a busy node, taking them along meant
+ * taking them at once: every node of a cluster commits too). So the ticket the live thread has
+ * reached is the one just before the oldest revision still waiting. A recall still finds every
+ * revision whose receipt was returned before it arrived: it waits for its ticket as before, and
+ * its waiting makes the live thread take everything at once.
  */
 final class CommitQueue {
   /** Commits taken together, and the ticket the live thread has reached once they are applied. */
@@ -32,22 +35,24 @@ final class CommitQueue {
   /** How long a revision followed from another node may wait for the live thread when nobody asks. */
   static final long FOLLOWED_LAG_MS = 500;
 
+  /** A document's newest state waiting, its ticket, and whether only other nodes committed it. */
+  private record Waiting(DocSnapshot snapshot, long ticket, boolean followed, long sinceNanos) {}
+
   private final long followedLagMs;
-  private final Map<String, DocSnapshot> waiting = new LinkedHashMap<>();
+  /** In ticket order: a document queued again moves to the end. */
+  private final Map<String, Waiting> waiting = new LinkedHashMap<>();
   private long queued;
-  /** {@link #queued} when the live thread last took the waiting commits. */
+  /** The ticket the last batch taken reaches: every commit up to it was taken. */
   private long taken;
-  /** The highest ticket a recall waits for: above {@link #taken}, the live thread takes at once. */
+  /** The highest ticket a recall waits for: above {@link #taken}, the live thread takes everything. */
   private long wanted;
-  /** A commit of this node waits: it is taken at once. */
-  private boolean ownWaiting;
-  /** When the oldest followed revision still waiting was queued (nanoTime), or -1. */
-  private long followedSince = -1;
+  /** Commits of this node waiting: they are taken at once. */
+  private int ownWaiting;
   private long applied;
   private boolean closed;
   /** When the oldest commit not yet handed to Lucene was queued (nanoTime), or -1 when none is. */
   private long oldestSince = -1;
-  /** {@link #queued} when {@link #oldestSince} was set: the commits after it are younger. */
+  /** The ticket of that commit: the commits after it are younger. */
   private long oldestTicket;
 
   CommitQueue() {
@@ -64,30 +69,35 @@ final class CommitQueue {
    * document still waiting. Called on the document's actor thread: never blocks for long.
    */
   synchronized void put(String path, DocSnapshot snapshot) {
-    ownWaiting = true;
-    enqueue(path, snapshot);
+    enqueue(path, snapshot, false);
     notifyAll();
   }
 
   /**
    * Queues a document's new state that another node committed: the live thread takes it within
-   * {@link #FOLLOWED_LAG_MS}, or at once when a recall waits or a commit of this node is queued.
+   * {@link #FOLLOWED_LAG_MS}, or at once when a recall waits.
    */
   synchronized void putFollowed(String path, DocSnapshot snapshot) {
-    if (followedSince < 0) {
-      followedSince = System.nanoTime();
-    }
     // No wake-up: the live thread looks again within its lag (or its idle wait, shorter).
-    enqueue(path, snapshot);
+    enqueue(path, snapshot, true);
   }
 
-  private void enqueue(String path, DocSnapshot snapshot) {
+  private void enqueue(String path, DocSnapshot snapshot, boolean followed) {
     // Moved to the end: the document is indexed after those committed before its latest state.
-    waiting.remove(path);
-    waiting.put(path, snapshot);
+    Waiting before = waiting.remove(path);
+    if (before != null && !before.followed()) {
+      ownWaiting--;
+      followed = false; // a commit of this node's stays taken at once
+    }
     queued++;
+    long now = System.nanoTime();
+    waiting.put(path, new Waiting(snapshot, queued, followed,
+        before != null && before.followed() && followed ? before.sinceNanos() : now));
+    if (!followed) {
+      ownWaiting++;
+    }
     if (oldestSince < 0) {
-      oldestSince = System.nanoTime();
+      oldestSince = now;
       oldestTicket = queued;
     }
   }
@@ -97,37 +107,64 @@ final class CommitQueue {
     return queued;
   }
 
-  /** Takes every waiting commit, blocking while there is none, until {@link #close}. */
+  /**
+   * Takes this node's waiting commits, blocking while there is none, until {@link #close}; and
+   * every waiting commit once a recall waits for one or the oldest followed revision's lag passed.
+   */
   synchronized Batch take() throws InterruptedException {
+    boolean everything = false;
     while (!closed) {
       if (waiting.isEmpty()) {
         wait(200);
         continue;
       }
-      if (ownWaiting || wanted > taken || followedSince < 0) {
+      long left = wanted > taken ? 0 : followedLagMs - (System.nanoTime() - oldestFollowedSince()) / 1_000_000L;
+      if (left <= 0) {
+        everything = true;
         break;
       }
-      long left = followedLagMs - (System.nanoTime() - followedSince) / 1_000_000L;
-      if (left <= 0) {
+      if (ownWaiting > 0) {
         break;
       }
       wait(left);
     }
-    Batch b = new Batch(new LinkedHashMap<>(waiting), queued);
-    waiting.clear();
-    taken = queued;
-    ownWaiting = false;
-    followedSince = -1;
-    return b;
+    Map<String, DocSnapshot> commits = new LinkedHashMap<>();
+    for (var it = waiting.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Waiting> e = it.next();
+      if (everything || closed || !e.getValue().followed()) {
+        commits.put(e.getKey(), e.getValue().snapshot());
+        it.remove();
+      }
+    }
+    ownWaiting = 0;
+    taken = waiting.isEmpty() ? queued : waiting.values().iterator().next().ticket() - 1;
+    return new Batch(commits, taken);
+  }
+
+  /** When the oldest followed revision still waiting was queued (nanoTime); now when there is none. */
+  private long oldestFollowedSince() {
+    for (Waiting w : waiting.values()) {
+      if (w.followed()) {
+        return w.sinceNanos();
+      }
+    }
+    return System.nanoTime();
   }
 
   /** The live thread has handed everything up to {@code upTo} to Lucene. */
   synchronized void applied(long upTo) {
     applied = Math.max(applied, upTo);
     if (oldestSince >= 0 && applied >= oldestTicket) {
-      // The oldest is in; what is left (if anything) was queued later, and counts from now on.
-      oldestSince = applied < queued ? System.nanoTime() : -1;
-      oldestTicket = queued;
+      // The oldest is in; the oldest left (if any) counts from when it was queued, or from now
+      // when it was taken and is not applied yet.
+      Waiting first = waiting.isEmpty() ? null : waiting.values().iterator().next();
+      if (first != null && first.ticket() == applied + 1) {
+        oldestSince = first.sinceNanos();
+        oldestTicket = first.ticket();
+      } else {
+        oldestSince = applied < queued ? System.nanoTime() : -1;
+        oldestTicket = queued;
+      }
     }
     notifyAll();
   }

@@ -56,7 +56,7 @@ public final class ServeOptions {
 
   @Option(names = "--checkpoint-lag-ms", paramLabel = "<n>", order = 8,
       description = "longest a write stays only in the write-ahead log before its .gram file holds it"
-          + " (default 1000)")
+          + " (default 1000); a file over 256 KiB waits this once per 256 KiB, at most 30 times")
   String checkpointLagMs;
 
   @Option(names = "--background-threads", paramLabel = "<n>", order = 9,

@@ -94,7 +94,10 @@ final class Checkpointer {
     return rounds;
   }
 
-  /** Runs one round now, every owed file whatever its spacing, and waits for it: a clean shutdown and tests use this. */
+  /**
+   * Runs one round now, of every owed file whatever its spacing, and waits for it: a clean
+   * shutdown and tests use this.
+   */
   void flush() {
     try {
       thread.submit(() -> round(true)).get(5, TimeUnit.MINUTES);

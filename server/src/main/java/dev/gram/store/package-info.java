@@ -18,10 +18,10 @@
  *       at a time on the vault's I/O pool (a {@link dev.gram.async.SerialExecutor} mailbox); a
  *       revision is durable once {@code WriteAheadLog} has appended it and an fdatasync shared
  *       with the other commits waiting at that moment has returned (group commit); the {@code
- *       Checkpointer} folds logged revisions into each file within the checkpoint lag, through
- *       {@code DurableFiles} (temporary file, fsync, rename, folder fsync), and deletes what the
- *       files now hold; at start {@code LogReader} reads the log and {@code Replay} brings each
- *       document up to date as it loads. {@code RequestIndex} and {@link
+ *       Checkpointer} folds logged revisions into each file within the checkpoint lag (longer
+ *       for a large file), through {@code DurableFiles} (temporary file, fsync, rename, folder
+ *       fsync), and deletes what the files now hold; at start {@code LogReader} reads the log
+ *       and {@code Replay} brings each document up to date as it loads. {@code RequestIndex} and {@link
  *       dev.gram.store.RequestDigest} bind each request_id to one intent across the vault.
  *   <li>Reads: {@link dev.gram.store.DocSnapshot}, the immutable view of a document's latest
  *       revision, swapped atomically after each commit; {@code DocumentLoader} reads a file into

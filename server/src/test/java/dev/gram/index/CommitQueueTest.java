@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The index's lag behind the vault, as /metrics shows it, and when the live thread takes what is
- * queued: this node's commits at once; revisions followed from another node after their lag,
- * or at once when a recall waits for them.
+ * queued: this node's commits at once, without the revisions followed from another node, which
+ * wait their lag, or are taken at once when a recall waits for them.
  */
 class CommitQueueTest {
   /** The live thread's loop, once: takes a batch and hands it to "Lucene". */
@@ -40,9 +40,28 @@ class CommitQueueTest {
     Thread.sleep(300);
     assertThat(taken).as("taken before its lag with no recall waiting").isNotCompleted();
     assertThat(q.lag().commits()).isEqualTo(2);
-    // A commit of this node is taken at once, and takes the followed ones with it.
+    // A commit of this node is taken at once, alone: the followed ones still wait their lag.
     q.put("c.gram", null);
-    assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram", "b.gram", "c.gram");
+    CommitQueue.Batch own = taken.get(10, TimeUnit.SECONDS);
+    assertThat(own.commits().keySet()).containsExactly("c.gram");
+    assertThat(own.upTo()).as("the live thread has not reached the followed revisions' tickets").isZero();
+    CompletableFuture<CommitQueue.Batch> next = liveThreadTakes(q);
+    Thread.sleep(300);
+    assertThat(next).as("the followed revisions taken with no recall waiting").isNotCompleted();
+    // A recall waiting for all three makes the live thread take the followed ones.
+    q.awaitApplied(3, TimeUnit.SECONDS.toMillis(30));
+    assertThat(next.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram", "b.gram");
+    assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
+  }
+
+  @Test
+  void aDocumentThisNodeCommitsStaysTakenAtOnceWhenAnotherNodesRevisionReplacesIt() throws Exception {
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    q.put("a.gram", null);
+    q.putFollowed("a.gram", null); // ownership moved while this node's commit waited
+    CommitQueue.Batch b = q.take();
+    assertThat(b.commits().keySet()).containsExactly("a.gram");
+    assertThat(b.upTo()).isEqualTo(2);
   }
 
   @Test
