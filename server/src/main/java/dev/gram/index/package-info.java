@@ -112,8 +112,9 @@
  *
  * <p>On a cluster every node indexes every revision. Revisions another node committed ({@link
  * dev.gram.store.CommitListener#onFollowed}) wait in the queue up to half a second unless a recall
- * waits for them or this node's own commit is queued, so a follower indexes a busy document once
- * for many of its owner's commits; the recall's ticket covers them like any commit.
+ * waits for them, while this node's own commits are taken at once without them, so a follower
+ * indexes a busy document once for many of its owner's commits; the recall's ticket covers them
+ * like any commit.
  *
  * <h2>Semantic search, and the embedder giving way</h2>
  *
