@@ -35,8 +35,11 @@ final class CommitQueue {
   /** How long a revision followed from another node may wait for the live thread when nobody asks. */
   static final long FOLLOWED_LAG_MS = 500;
 
-  /** A document's newest state waiting, its ticket, and whether only other nodes committed it. */
-  private record Waiting(DocSnapshot snapshot, long ticket, boolean followed, long sinceNanos) {}
+  /**
+   * A document's newest state waiting, its ticket, whether only other nodes committed it, and the
+   * commits it stands for: how many, and when the oldest of them was queued (nanoTime).
+   */
+  private record Waiting(DocSnapshot snapshot, long ticket, boolean followed, long commits, long sinceNanos) {}
 
   private final long followedLagMs;
   /** In ticket order: a document queued again moves to the end. */
@@ -50,10 +53,11 @@ final class CommitQueue {
   private int ownWaiting;
   private long applied;
   private boolean closed;
-  /** When the oldest commit not yet handed to Lucene was queued (nanoTime), or -1 when none is. */
-  private long oldestSince = -1;
-  /** The ticket of that commit: the commits after it are younger. */
-  private long oldestTicket;
+  /** Commits the waiting states stand for. */
+  private long waitingCommits;
+  /** Commits the batch the live thread holds stands for, and when the oldest was queued. */
+  private long takenCommits;
+  private long takenSince;
 
   CommitQueue() {
     this(FOLLOWED_LAG_MS);
@@ -90,15 +94,12 @@ final class CommitQueue {
       followed = false; // a commit of this node's stays taken at once
     }
     queued++;
-    long now = System.nanoTime();
-    waiting.put(path, new Waiting(snapshot, queued, followed,
-        before != null && before.followed() && followed ? before.sinceNanos() : now));
+    waitingCommits++;
+    waiting.put(path, before == null
+        ? new Waiting(snapshot, queued, followed, 1, System.nanoTime())
+        : new Waiting(snapshot, queued, followed, before.commits() + 1, before.sinceNanos()));
     if (!followed) {
       ownWaiting++;
-    }
-    if (oldestSince < 0) {
-      oldestSince = now;
-      oldestTicket = queued;
     }
   }
 
@@ -129,11 +130,16 @@ final class CommitQueue {
       wait(left);
     }
     Map<String, DocSnapshot> commits = new LinkedHashMap<>();
+    takenSince = System.nanoTime();
     for (var it = waiting.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, Waiting> e = it.next();
-      if (everything || closed || !e.getValue().followed()) {
-        commits.put(e.getKey(), e.getValue().snapshot());
+      Waiting w = e.getValue();
+      if (everything || closed || !w.followed()) {
+        commits.put(e.getKey(), w.snapshot());
         it.remove();
+        takenCommits += w.commits();
+        waitingCommits -= w.commits();
+        takenSince = Math.min(takenSince, w.sinceNanos());
       }
     }
     ownWaiting = 0;
@@ -154,28 +160,21 @@ final class CommitQueue {
   /** The live thread has handed everything up to {@code upTo} to Lucene. */
   synchronized void applied(long upTo) {
     applied = Math.max(applied, upTo);
-    if (oldestSince >= 0 && applied >= oldestTicket) {
-      // The oldest is in; the oldest left (if any) counts from when it was queued, or from now
-      // when it was taken and is not applied yet.
-      Waiting first = waiting.isEmpty() ? null : waiting.values().iterator().next();
-      if (first != null && first.ticket() == applied + 1) {
-        oldestSince = first.sinceNanos();
-        oldestTicket = first.ticket();
-      } else {
-        oldestSince = applied < queued ? System.nanoTime() : -1;
-        oldestTicket = queued;
-      }
-    }
+    takenCommits = 0;
     notifyAll();
   }
 
   /** Commits queued but not yet handed to Lucene, and how long the oldest of them has waited. */
   synchronized IndexStatus.Lag lag() {
-    long behind = queued - applied;
-    if (behind <= 0 || oldestSince < 0) {
+    long behind = waitingCommits + takenCommits;
+    if (behind <= 0) {
       return IndexStatus.Lag.NONE;
     }
-    return new IndexStatus.Lag(behind, (System.nanoTime() - oldestSince) / 1_000_000L);
+    long oldest = takenCommits > 0 ? takenSince : Long.MAX_VALUE;
+    for (Waiting w : waiting.values()) {
+      oldest = Math.min(oldest, w.sinceNanos());
+    }
+    return new IndexStatus.Lag(behind, (System.nanoTime() - oldest) / 1_000_000L);
   }
 
   /**

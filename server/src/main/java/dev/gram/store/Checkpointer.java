@@ -141,6 +141,7 @@ final class Checkpointer {
       return;
     }
     long start = System.nanoTime();
+    notBefore.values().removeIf(t -> start - t >= 0); // past: the same as absent
     Map<String, CompletableFuture<Long>> pending = new LinkedHashMap<>();
     for (String path : owing) {
       Long after = notBefore.get(path);

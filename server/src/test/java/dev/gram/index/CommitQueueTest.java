@@ -85,6 +85,23 @@ class CommitQueueTest {
   }
 
   @Test
+  void lagCountsTheFollowedRevisionsStillWaitingNotTheCommitsAppliedAfterThem() throws Exception {
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    q.putFollowed("a.gram", null);
+    q.putFollowed("a.gram", null);
+    Thread.sleep(20);
+    q.put("b.gram", null);
+    q.put("c.gram", null);
+    CommitQueue.Batch own = q.take();
+    assertThat(own.commits().keySet()).containsExactly("b.gram", "c.gram");
+    assertThat(q.lag().commits()).as("two taken, not applied yet, and two waiting").isEqualTo(4);
+    q.applied(own.upTo());
+    IndexStatus.Lag lag = q.lag();
+    assertThat(lag.commits()).isEqualTo(2);
+    assertThat(lag.oldestMillis()).isGreaterThanOrEqualTo(20);
+  }
+
+  @Test
   void lagCountsCommitsNotYetAppliedAndTheAgeOfTheOldest() throws Exception {
     CommitQueue q = new CommitQueue();
     assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
