@@ -39,7 +39,8 @@ final class CommitQueue {
    * A document's newest state waiting, its ticket, whether only other nodes committed it, and the
    * commits it stands for: how many, and when the oldest of them was queued (nanoTime).
    */
-  private record Waiting(DocSnapshot snapshot, long ticket, boolean followed, long commits, long sinceNanos) {}
+  private record Waiting(
+      DocSnapshot snapshot, long ticket, boolean followed, long commits, long sinceNanos) {}
 
   private final long followedLagMs;
   /** In ticket order: a document queued again moves to the end. */
@@ -119,7 +120,9 @@ final class CommitQueue {
         wait(200);
         continue;
       }
-      long left = wanted > taken ? 0 : followedLagMs - (System.nanoTime() - oldestFollowedSince()) / 1_000_000L;
+      long left = wanted > taken
+          ? 0
+          : followedLagMs - (System.nanoTime() - oldestFollowedSince()) / 1_000_000L;
       if (left <= 0) {
         everything = true;
         break;
@@ -147,14 +150,19 @@ final class CommitQueue {
     return new Batch(commits, taken);
   }
 
-  /** When the oldest followed revision still waiting was queued (nanoTime); now when there is none. */
+  /**
+   * When the oldest followed revision still waiting was queued (nanoTime); now when there is none.
+   * Not simply the first followed state: a state queued again moves to the end but keeps the time
+   * of the oldest commit it stands for.
+   */
   private long oldestFollowedSince() {
+    long oldest = System.nanoTime();
     for (Waiting w : waiting.values()) {
-      if (w.followed()) {
-        return w.sinceNanos();
+      if (w.followed() && w.sinceNanos() - oldest < 0) {
+        oldest = w.sinceNanos();
       }
     }
-    return System.nanoTime();
+    return oldest;
   }
 
   /** The live thread has handed everything up to {@code upTo} to Lucene. */

@@ -35,12 +35,14 @@ class CheckpointSpacingTest {
     try (TestVault t = TestVault.openWithLag(dir, LAG)) {
       Vault v = t.vault;
       // About 4.5 MB: 17 lags (1.7 s) between two checkpoints of its file.
-      CommitReceipt big = t.create("p/big.gram", "Big", new JsonObject().put("text", "word ".repeat(900_000)));
+      CommitReceipt big =
+          t.create("p/big.gram", "Big", new JsonObject().put("text", "word ".repeat(900_000)));
       CommitReceipt small = t.create("p/small.gram", "Small", "a few words");
       Path bigFile = dir.resolve("p/big.gram");
       Path smallFile = dir.resolve("p/small.gram");
 
-      CommitReceipt big1 = t.patch("p/big.gram", 0, big.hash(), "b1", TestVault.ops(TestVault.add("task", "t1", "One")));
+      CommitReceipt big1 =
+          t.patch("p/big.gram", 0, big.hash(), "b1", TestVault.ops(TestVault.add("task", "t1", "One")));
       waitFor(() -> holds(bigFile, 1)); // the first checkpoint of a file is not held back
 
       t.patch("p/big.gram", 1, big1.hash(), "b2", TestVault.ops(TestVault.add("task", "t2", "Two")));
@@ -53,7 +55,8 @@ class CheckpointSpacingTest {
 
       waitFor(() -> holds(bigFile, 2)); // once its spacing has passed
 
-      t.patch("p/big.gram", 2, t.read("p/big.gram").shortHash(), "b3", TestVault.ops(TestVault.add("task", "t3", "Three")));
+      String hash = t.read("p/big.gram").shortHash();
+      t.patch("p/big.gram", 2, hash, "b3", TestVault.ops(TestVault.add("task", "t3", "Three")));
       v.checkpointNow();
       assertThat(holds(bigFile, 3)).as("a flush writes every owed file").isTrue();
     }
