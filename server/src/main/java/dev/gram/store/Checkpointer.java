@@ -144,8 +144,7 @@ final class Checkpointer {
     notBefore.values().removeIf(t -> start - t >= 0); // past: the same as absent
     Map<String, CompletableFuture<Long>> pending = new LinkedHashMap<>();
     for (String path : owing) {
-      Long after = notBefore.get(path);
-      if (everyFile || after == null || start - after >= 0) {
+      if (everyFile || !notBefore.containsKey(path)) {
         pending.put(path, target.checkpoint(path).toCompletionStage().toCompletableFuture());
       }
     }
