@@ -27,9 +27,9 @@ public final class History {
   /** How the line that starts a file's history begins. */
   private static final byte[] HISTORY_LINE = "\n@history ".getBytes(StandardCharsets.UTF_8);
 
-  private final List<Revision> revisions;
+  private final AppendOnlyList<Revision> revisions;
   /** Each revision's entry as written in the file, encoded once: a commit rewrites them all. */
-  private final List<byte[]> entryBytes;
+  private final AppendOnlyList<byte[]> entryBytes;
   private final List<String> headLines;
   /** Checkpoint texts by revision; shared by all histories descending from the same load. */
   private final Map<Integer, List<String>> checkpoints;
@@ -37,8 +37,8 @@ public final class History {
   private final Map<Integer, GramDocument> recentStates;
 
   private History(
-      List<Revision> revisions,
-      List<byte[]> entryBytes,
+      AppendOnlyList<Revision> revisions,
+      AppendOnlyList<byte[]> entryBytes,
       List<String> headLines,
       Map<Integer, List<String>> checkpoints,
       Map<Integer, GramDocument> recentStates) {
@@ -53,7 +53,8 @@ public final class History {
   public static History first(Revision rev0, List<String> lines) {
     Map<Integer, List<String>> cps = new ConcurrentHashMap<>();
     cps.put(0, List.copyOf(lines));
-    return new History(List.of(rev0), List.of(encode(rev0)), List.copyOf(lines), cps, newRecent());
+    return new History(AppendOnlyList.of(List.of(rev0)), AppendOnlyList.of(List.of(encode(rev0))), List.copyOf(lines),
+        cps, newRecent());
   }
 
   /**
@@ -112,7 +113,7 @@ public final class History {
     for (Revision r : revisions) {
       bytes.add(encode(r));
     }
-    return new History(List.copyOf(revisions), Collections.unmodifiableList(bytes), text, cps, newRecent());
+    return new History(AppendOnlyList.of(revisions), AppendOnlyList.of(bytes), text, cps, newRecent());
   }
 
   private static Map<Integer, GramDocument> newRecent() {
@@ -331,7 +332,8 @@ public final class History {
       }
     });
     return new History(
-        List.copyOf(revisions.subList(0, size)), List.copyOf(entryBytes.subList(0, size)), lines, cps, newRecent());
+        AppendOnlyList.of(revisions.subList(0, size)), AppendOnlyList.of(entryBytes.subList(0, size)), lines, cps,
+        newRecent());
   }
 
   /** A new history with one more revision whose canonical text is {@code lines}. */
@@ -339,17 +341,11 @@ public final class History {
     if (next.rev() != headRev() + 1) {
       throw new IllegalArgumentException("revision " + next.rev() + " does not follow " + headRev());
     }
-    List<Revision> out = new ArrayList<>(revisions.size() + 1);
-    out.addAll(revisions);
-    out.add(next);
-    List<byte[]> bytes = new ArrayList<>(entryBytes.size() + 1);
-    bytes.addAll(entryBytes);
-    bytes.add(encode(next));
     List<String> copy = List.copyOf(lines);
     if (next.rev() % CHECKPOINT_EVERY == 0) {
       checkpoints.put(next.rev(), copy);
     }
-    return new History(
-        Collections.unmodifiableList(out), Collections.unmodifiableList(bytes), copy, checkpoints, recentStates);
+    // O(1): the new history shares this one's arrays (AppendOnlyList), which stays as it was.
+    return new History(revisions.plus(next), entryBytes.plus(encode(next)), copy, checkpoints, recentStates);
   }
 }

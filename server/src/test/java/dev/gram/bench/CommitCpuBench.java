@@ -38,6 +38,11 @@ public final class CommitCpuBench {
     Path root = Files.createTempDirectory(base, "cpu-");
     System.err.println("| records in the document | commits | CPU per commit (all threads) | wall per commit |");
     System.err.println("|---|---|---|---|");
+    int historyCommits = Integer.getInteger("bench.historyCommits", 0);
+    if (historyCommits > 0) {
+      growing(root.resolve("growing"), historyCommits);
+      System.exit(0);
+    }
     for (int records : new int[] {10, 300, 3_000}) {
       run(root.resolve("r" + records), records, 3_000);
     }
@@ -70,6 +75,42 @@ public final class CommitCpuBench {
     long cpu = totalCpu(mx) - cpu0;
     System.err.printf(Locale.ROOT, "| %d | %d | %.3f ms | %.3f ms |%n", records, commits,
         cpu / 1e6 / commits, wall / 1e6 / commits);
+    await(vault.close());
+  }
+
+  /**
+   * What a commit costs as its document's history grows: one document of 10 records, {@code
+   * commits} sequential commits, CPU and wall per commit for each tenth of them. A commit whose
+   * cost grows with the revisions before it shows here as a rising row.
+   */
+  static void growing(Path dir, int commits) throws Exception {
+    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4,
+        new Vault.Durability(Vault.LogMode.WRITE, Duration.ofSeconds(1)));
+    await(vault.start());
+    VaultPath vp = vault.paths().writableDocument("p/doc.gram");
+    Creation.Result r = Creation.build(Creation.newDocumentId(), "Doc", "", id -> false);
+    await(vault.submit(new WriteCommand.Create(vp, r.state(), "bench", null, r.created(), r.diagnostics())));
+    JsonArray adds = new JsonArray();
+    for (int i = 0; i < 10; i++) {
+      adds.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + i)
+          .put("fields", new JsonObject().put("t", new JsonArray().add("Task " + i + " with a title of some length")))));
+    }
+    commit(vault, vp, "seed", adds);
+    System.err.println("| revisions before | commits | CPU per commit (all threads) | wall per commit |");
+    System.err.println("|---|---|---|---|");
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    int block = Math.max(1, commits / 10);
+    for (int done = 0; done < commits; done += block) {
+      long cpu0 = totalCpu(mx);
+      long t0 = System.nanoTime();
+      for (int i = done; i < done + block; i++) {
+        commit(vault, vp, "g-" + i, set(i));
+      }
+      long wall = System.nanoTime() - t0;
+      long cpu = totalCpu(mx) - cpu0;
+      System.err.printf(Locale.ROOT, "| %d | %d | %.3f ms | %.3f ms |%n", done + 2, block, cpu / 1e6 / block,
+          wall / 1e6 / block);
+    }
     await(vault.close());
   }
 
