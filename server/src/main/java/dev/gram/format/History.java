@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * are shared between checkpoints (a delta copies references, not strings), so a checkpoint costs
  * one reference per line.
  *
- * <p>Immutable: {@link #append} returns a new history sharing the checkpoints of this one.
+ * <p>Immutable: {@link #append} returns a new history sharing the checkpoints of this one, and its
+ * lists of revisions and encoded entries ({@link AppendOnlyList}), so a commit costs the same on a
+ * document of ten revisions as on one of a hundred thousand.
  */
 public final class History {
   public static final int CHECKPOINT_EVERY = 32;
