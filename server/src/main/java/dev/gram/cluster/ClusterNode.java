@@ -121,7 +121,7 @@ public final class ClusterNode implements DocumentWriter, AutoCloseable {
   }
 
   public JsonObject health() {
-    return stats.health(settings.node(), view, takingOver());
+    return stats.health(settings.node(), view, takingOver()).put("requestClaims", claims.ownedHere());
   }
 
   /** Stops taking writes and hearing revisions; the vault closes after. */

@@ -66,26 +66,27 @@ final class ClusterPeers implements Peers {
   // ------------------------------------------------------------------ the owner's side
 
   @Override
-  public Future<Void> replicate(String path, Revision revision) {
+  public Future<Boolean> replicate(String path, Revision revision) {
     stats.replicated.increment();
     long t0 = System.nanoTime();
     String text = Wire.revision(revision);
-    List<Future<Void>> acks = new ArrayList<>();
+    List<Future<Boolean>> acks = new ArrayList<>();
     for (Member m : view.others()) {
-      acks.add(outbox(m.getUuid().toString()).send(path, text).<Void>transform(ar -> {
+      acks.add(outbox(m.getUuid().toString()).send(path, text).transform(ar -> {
         if (ar.failed() && !(ar.cause() instanceof ReplyException r && r.failureType() == ReplyFailure.NO_HANDLERS)) {
           // NO_HANDLERS: a node still starting (it asks for what it lacks as it loads) or gone.
           miss(m, revision, path, ar.cause().getMessage());
         } else if (ar.succeeded() && ar.result().containsKey("message")) {
           miss(m, revision, path, ar.result().getString("message"));
         }
-        return Future.succeededFuture();
+        return Future.succeededFuture(ar.succeeded() && !ar.result().containsKey("message"));
       }));
     }
     if (acks.isEmpty()) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(true);
     }
-    return Future.join(acks).<Void>mapEmpty().onComplete(ar -> stats.replicate.since(t0));
+    return Future.join(acks).map(v -> acks.stream().allMatch(Future::result))
+        .onComplete(ar -> stats.replicate.since(t0));
   }
 
   private void miss(Member m, Revision revision, String path, String why) {

@@ -22,7 +22,8 @@
  *   <li>{@code HeadFence} (with its entry processor {@code HeadAdvance}): each document's head as
  *       the whole cluster knows it, moved after the revision is durable and before anyone hears of
  *       it. {@code RequestIdClaims}: the request_id claims every node sees, which the owner's
- *       {@code Idempotency} makes and releases under its one rule.
+ *       {@code Idempotency} makes and releases under its one rule, and lets go in batches once
+ *       every node holds the revision ({@code ReleaseClaim}).
  *   <li>{@code LogTakeover}: the logs of nodes that stopped, handed to each document's owner
  *       (Vert.x timers and workers; no thread of its own). {@code OrphanRevisions} merges them.
  *   <li>{@code ClusterStats}: counts and step timings for {@code /healthz} and {@code /metrics}.

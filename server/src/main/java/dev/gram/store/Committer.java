@@ -28,9 +28,12 @@ interface Committer {
    */
   boolean commit(String path, Revision head, Revision rev) throws IOException;
 
-  /** After {@code rev} is published: completes once everyone who must hold it does (its receipt waits). */
-  default Future<Void> heard(String path, Revision rev) {
-    return Future.succeededFuture();
+  /**
+   * After {@code rev} is published: completes once everyone who must hold it does (its receipt
+   * waits), with true when every one of them took it.
+   */
+  default Future<Boolean> heard(String path, Revision rev) {
+    return Future.succeededFuture(true);
   }
 
   /** Revisions after {@code rev} that other writers of the document hold (none on one node). */

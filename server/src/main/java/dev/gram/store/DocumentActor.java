@@ -191,7 +191,7 @@ final class DocumentActor {
           FileFingerprint.of(location.file(), bytes), 1, null);
       doc.created(next, built.text());
       CommitReceipt r = new CommitReceipt(location.path(), 0, next.shortHash(), c.created(), null, c.diagnostics(), false);
-      return new Answer(r, heard(built.revision()));
+      return new Answer(r, heard(built.revision(), null));
     } finally {
       ctx.inFlight().ended(inFlight);
     }
@@ -269,7 +269,7 @@ final class DocumentActor {
       doc.committed(published, built.text());
       CommitReceipt r = new CommitReceipt(location.path(), rev.rev(), published.shortHash(), outcome.created(),
           p.requestId(), outcome.diagnostics(), false);
-      return new Answer(r, heard(rev));
+      return new Answer(r, heard(rev, p.requestId()));
     } finally {
       ctx.inFlight().ended(inFlight);
     }
@@ -279,12 +279,19 @@ final class DocumentActor {
    * Hands a durable, published revision to whoever must hold it; its receipt waits for them, and
    * so does this mailbox (without a thread), so that the next write, and a checkpoint, come after.
    */
-  private Future<Void> heard(Revision rev) {
-    Future<Void> f = ctx.committer().heard(location.path(), rev);
+  private Future<Void> heard(Revision rev, String requestId) {
+    Future<Boolean> f = ctx.committer().heard(location.path(), rev);
     if (!f.isComplete()) {
       Runnable release = mailbox.hold();
       f.onComplete(ar -> release.run());
     }
-    return f;
+    if (requestId != null) {
+      f.onSuccess(everyone -> {
+        if (everyone) {
+          ctx.requests().heldEverywhere(requestId);
+        }
+      });
+    }
+    return f.mapEmpty();
   }
 }

@@ -16,7 +16,10 @@ import java.util.List;
  * <p>One release rule: an id is released exactly when its write did not commit, whether it was
  * refused, failed, or its fsync failed (its log record is then void and a retry commits anew). The
  * histories are the durable store of committed ids ({@link RequestIndex} is rebuilt from them);
- * a cluster adds a claim every node sees ({@link RequestClaims}) under the same rule.
+ * a cluster adds a claim every node sees ({@link RequestClaims}) under the same rule. A committed
+ * id's claim has done its work once every node holds the revision, since each node's own index
+ * then knows the id: it is let go then ({@link #heldEverywhere}), or after an hour when some node
+ * did not take the revision.
  *
  * <p>The receipt a retry gets is the original one: its revision, hash and created records from
  * the history, and its diagnostics by running the same operations again on the same base state
@@ -85,6 +88,11 @@ final class Idempotency {
   void committed(String requestId, String path, int rev, String digest) {
     index.committed(requestId, path, rev, digest);
     claimedHere.remove(requestId);
+  }
+
+  /** Every node holds the committed revision of {@code requestId}: its claim is no longer needed. */
+  void heldEverywhere(String requestId) {
+    claims.settled(requestId);
   }
 
   /** What a document read from its file says of its ids (its history replaces what was known). */

@@ -14,10 +14,10 @@ public interface Peers {
   /**
    * Hands a committed revision to every other node; completes once each has it or gave no
    * answer in time, and only then is the receipt returned: a client holding it reads the
-   * revision from any node that answered. Must not block: the document's actor holds its
-   * mailbox until it completes, without a thread.
+   * revision from any node that answered. Completes with true when every other node took it.
+   * Must not block: the document's actor holds its mailbox until it completes, without a thread.
    */
-  Future<Void> replicate(String path, Revision revision);
+  Future<Boolean> replicate(String path, Revision revision);
 
   /**
    * The revisions after {@code rev} that another node holds (the longest answer of all of

@@ -43,7 +43,7 @@ final class ReplicatingCommitter implements Committer {
   }
 
   @Override
-  public Future<Void> heard(String path, Revision rev) {
+  public Future<Boolean> heard(String path, Revision rev) {
     return peers.replicate(path, rev);
   }
 

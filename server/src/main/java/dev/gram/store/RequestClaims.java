@@ -19,4 +19,11 @@ public interface RequestClaims {
 
   /** Frees a claim whose write did not commit. */
   default void release(String requestId) {}
+
+  /**
+   * Lets go of the claim of a committed id once every node holds its revision (each node's own
+   * index then answers for it), so that claims do not pile up for their whole life under a steady
+   * stream of writes. May wait to do so in batches.
+   */
+  default void settled(String requestId) {}
 }

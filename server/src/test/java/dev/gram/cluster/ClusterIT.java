@@ -257,6 +257,50 @@ class ClusterIT {
   }
 
   @Test
+  void requestIdClaimsAreLetGoOnceEveryNodeHoldsTheRevision() throws Exception {
+    allocatePorts("a", "b");
+    List<ServerProcess> all = List.of(startNode("a"), startNode("b"));
+    awaitMembers(2);
+    String path = "shared/claims.gram";
+    JsonObject doc = call(all.get(0), "gram_create", counter(path)).getJsonObject("doc");
+    JsonObject created = doc;
+    int writes = 3 * RequestIdClaims.BATCH;
+    for (int i = 0; i < writes; i++) {
+      JsonObject r = call(all.get(i % 2), "gram_patch", increment(path, doc, i + 1, "claim-" + i));
+      assertThat(r.containsKey("error")).as(r.encode()).isFalse();
+      doc = r.getJsonObject("doc");
+    }
+    // Each owner lets settled claims go in batches, so fewer than a batch stay per node; kept for
+    // an hour, all of them would.
+    long bound = 2L * (RequestIdClaims.BATCH - 1);
+    long held = -1;
+    long until = System.nanoTime() + 20_000_000_000L;
+    while (System.nanoTime() < until) {
+      held = 0;
+      for (ServerProcess p : all) {
+        held += health(p).getJsonObject("cluster").getLong("requestClaims");
+      }
+      if (held <= bound) {
+        break;
+      }
+      Thread.sleep(50);
+    }
+    assertThat(held).as("claims held after %d writes", writes).isLessThanOrEqualTo(bound);
+    // Without its claim, an id still keeps its intent on every node: the same write again gets
+    // its original receipt, and the id on another document is refused.
+    for (ServerProcess p : all) {
+      JsonObject again = call(p, "gram_patch", increment(path, created, 1, "claim-0"));
+      assertThat(again.containsKey("error")).as(again.encode()).isFalse();
+      assertThat(again.getJsonObject("doc").getInteger("rev")).as(again.encode()).isEqualTo(1);
+      String otherPath = "shared/other-" + p.mcpUrl().getPort() + ".gram";
+      JsonObject other = call(p, "gram_create", counter(otherPath)).getJsonObject("doc");
+      JsonObject reused = call(p, "gram_patch", increment(otherPath, other, 1, "claim-1"));
+      assertThat(reused.containsKey("error")).as(reused.encode()).isTrue();
+      assertThat(reused.getJsonObject("error").getString("code")).as(reused.encode()).isEqualTo("E_REQUEST_REUSE");
+    }
+  }
+
+  @Test
   void killingNodesUnderLoadLosesNoAcknowledgedWrite() throws Exception {
     int cycles = Integer.getInteger("gram.cluster.killCycles", DEFAULT_KILL_CYCLES);
     allocatePorts("a", "b", "c");
