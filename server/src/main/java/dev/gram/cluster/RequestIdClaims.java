@@ -4,7 +4,12 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import dev.gram.store.RequestClaims;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * request_id claims every node sees, in a Hazelcast map (request_id → the path of the write that
@@ -32,8 +37,8 @@ final class RequestIdClaims implements RequestClaims {
 
   private final IMap<String, String> claims;
   private final StepTimes times;
-  private final java.util.Queue<String> settled = new java.util.concurrent.ConcurrentLinkedQueue<>();
-  private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+  private final Queue<String> settled = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger waiting = new AtomicInteger();
 
   RequestIdClaims(HazelcastInstance hz, StepTimes times) {
     this.claims = hz.getMap(MAP);
@@ -61,7 +66,7 @@ final class RequestIdClaims implements RequestClaims {
     if (waiting.incrementAndGet() < BATCH) {
       return;
     }
-    java.util.Set<String> batch = new java.util.HashSet<>();
+    Set<String> batch = new HashSet<>();
     String id;
     while (batch.size() < BATCH && (id = settled.poll()) != null) {
       batch.add(id);
