@@ -36,13 +36,13 @@ public final class CommitCpuBench {
   public static void main(String[] args) throws Exception {
     Path base = Files.createDirectories(Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath());
     Path root = Files.createTempDirectory(base, "cpu-");
-    System.err.println("| records in the document | commits | CPU per commit (all threads) | wall per commit |");
-    System.err.println("|---|---|---|---|");
     int historyCommits = Integer.getInteger("bench.historyCommits", 0);
     if (historyCommits > 0) {
       growing(root.resolve("growing"), historyCommits);
       System.exit(0);
     }
+    System.err.println("| records in the document | commits | CPU per commit (all threads) | wall per commit |");
+    System.err.println("|---|---|---|---|");
     for (int records : new int[] {10, 300, 3_000}) {
       run(root.resolve("r" + records), records, 3_000);
     }
@@ -50,18 +50,8 @@ public final class CommitCpuBench {
   }
 
   static void run(Path dir, int records, int commits) throws Exception {
-    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4,
-        new Vault.Durability(Vault.LogMode.WRITE, Duration.ofSeconds(1)));
-    await(vault.start());
-    VaultPath vp = vault.paths().writableDocument("p/doc.gram");
-    Creation.Result r = Creation.build(Creation.newDocumentId(), "Doc", "", id -> false);
-    await(vault.submit(new WriteCommand.Create(vp, r.state(), "bench", null, r.created(), r.diagnostics())));
-    JsonArray adds = new JsonArray();
-    for (int i = 0; i < records; i++) {
-      adds.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + i)
-          .put("fields", new JsonObject().put("t", new JsonArray().add("Task " + i + " with a title of some length")))));
-    }
-    commit(vault, vp, "seed", adds);
+    Vault vault = open(dir);
+    VaultPath vp = seeded(vault, records);
     for (int i = 0; i < 300; i++) {
       commit(vault, vp, "warm-" + i, set(i));
     }
@@ -84,18 +74,8 @@ public final class CommitCpuBench {
    * cost grows with the revisions before it shows here as a rising row.
    */
   static void growing(Path dir, int commits) throws Exception {
-    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4,
-        new Vault.Durability(Vault.LogMode.WRITE, Duration.ofSeconds(1)));
-    await(vault.start());
-    VaultPath vp = vault.paths().writableDocument("p/doc.gram");
-    Creation.Result r = Creation.build(Creation.newDocumentId(), "Doc", "", id -> false);
-    await(vault.submit(new WriteCommand.Create(vp, r.state(), "bench", null, r.created(), r.diagnostics())));
-    JsonArray adds = new JsonArray();
-    for (int i = 0; i < 10; i++) {
-      adds.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + i)
-          .put("fields", new JsonObject().put("t", new JsonArray().add("Task " + i + " with a title of some length")))));
-    }
-    commit(vault, vp, "seed", adds);
+    Vault vault = open(dir);
+    VaultPath vp = seeded(vault, 10);
     System.err.println("| revisions before | commits | CPU per commit (all threads) | wall per commit |");
     System.err.println("|---|---|---|---|");
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -112,6 +92,28 @@ public final class CommitCpuBench {
           wall / 1e6 / block);
     }
     await(vault.close());
+  }
+
+  /** A vault of its own in {@code dir}, started. */
+  static Vault open(Path dir) throws Exception {
+    Vault vault = new Vault(new PathResolver(dir, List.of()), new PatchOps(), Clock.systemUTC(), 4,
+        new Vault.Durability(Vault.LogMode.WRITE, Duration.ofSeconds(1)));
+    await(vault.start());
+    return vault;
+  }
+
+  /** Creates {@code p/doc.gram} and adds {@code records} tasks to it in one commit. */
+  static VaultPath seeded(Vault vault, int records) throws Exception {
+    VaultPath vp = vault.paths().writableDocument("p/doc.gram");
+    Creation.Result r = Creation.build(Creation.newDocumentId(), "Doc", "", id -> false);
+    await(vault.submit(new WriteCommand.Create(vp, r.state(), "bench", null, r.created(), r.diagnostics())));
+    JsonArray adds = new JsonArray();
+    for (int i = 0; i < records; i++) {
+      adds.add(new JsonObject().put("op", "add").put("record", new JsonObject().put("type", "task").put("id", "t" + i)
+          .put("fields", new JsonObject().put("t", new JsonArray().add("Task " + i + " with a title of some length")))));
+    }
+    commit(vault, vp, "seed", adds);
+    return vp;
   }
 
   static JsonArray set(int i) {
