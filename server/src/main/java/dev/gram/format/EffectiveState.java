@@ -23,8 +23,9 @@ import java.util.Set;
  * however early it was recorded.
  *
  * <p>Each revision's {@link Revision.Change changes} say which keys it wrote; the values are read
- * from the state that revision produced. Records keep the order of the newest state that holds
- * them.
+ * from the state that revision produced, each state laid onto the one before ({@link StateWalk}),
+ * so a read costs what the revisions changed, not what the document holds times its revisions.
+ * Records keep the order of the newest state that holds them.
  */
 public final class EffectiveState {
   private EffectiveState() {}
@@ -63,8 +64,9 @@ public final class EffectiveState {
     Map<String, Entity> records = new LinkedHashMap<>();
     Set<String> deleted = new HashSet<>();
     GramDocument last = null;
+    StateWalk states = new StateWalk(history);
     for (Revision r : effective) {
-      GramDocument after = history.stateAt(r.rev());
+      GramDocument after = states.stateAfter(r);
       last = after;
       for (Revision.Change c : r.changes()) {
         boolean isOwner = c.id().equals(after.owner().id()) || EntityType.DOCUMENT.typeName().equals(c.type());

@@ -65,7 +65,7 @@ class GramRoundTripProperties {
     }
   }
 
-  private static History historyOf(List<GramDocument> states) {
+  static History historyOf(List<GramDocument> states) {
     History h = null;
     String prevText = "";
     for (int i = 0; i < states.size(); i++) {
