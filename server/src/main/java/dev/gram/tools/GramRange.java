@@ -6,8 +6,10 @@ import dev.gram.format.Block;
 import dev.gram.format.Entity;
 import dev.gram.format.Field;
 import dev.gram.format.GramDocument;
+import dev.gram.format.IntegrityException;
 import dev.gram.format.Link;
 import dev.gram.format.Revision;
+import dev.gram.format.StateWalk;
 import dev.gram.format.Times;
 import dev.gram.store.DocSnapshot;
 import dev.gram.tools.support.Deadline;
@@ -150,9 +152,11 @@ public final class GramRange extends ReadTool {
   /** What one revision says, per entity it touched, as words. */
   private record Said(Revision revision, Map<String, List<String>> byEntity, List<String> all) {}
 
-  private static Said said(DocSnapshot s, Revision r) {
-    GramDocument now = s.stateAt(r.rev());
-    GramDocument before = r.rev() == 0 ? null : s.stateAt(r.rev() - 1);
+  /**
+   * @param before the state the revision started from (null for the create)
+   * @param now the state it left
+   */
+  private static Said said(Revision r, GramDocument before, GramDocument now) {
     Map<String, List<String>> byEntity = new java.util.LinkedHashMap<>();
     List<String> all = new ArrayList<>(terms(r.by() + " " + (r.requestId() == null ? "" : r.requestId()) + " " + (r.effectiveAt() == null ? "" : r.effectiveAt())));
     for (Revision.Change c : r.changes()) {
@@ -191,13 +195,27 @@ public final class GramRange extends ReadTool {
     return new Said(r, byEntity, all);
   }
 
+  private static GramDocument stateAfter(StateWalk states, Revision r) {
+    try {
+      return states.stateAfter(r);
+    } catch (IntegrityException e) {
+      throw new GramException(ErrorCode.E_INTEGRITY, e.getMessage());
+    }
+  }
+
   private JsonObject search(DocSnapshot s, List<Revision> revs, int start, String query, int topK, Deadline deadline) {
     Set<String> wanted = new LinkedHashSet<>(terms(query));
     List<Said> docs = new ArrayList<>();
     Map<String, Integer> df = new HashMap<>();
+    // Each revision's state laid onto the one before: rebuilt one by one, a search of a long
+    // history cost each revision the whole document.
+    StateWalk states = new StateWalk(s.requireHistory());
+    GramDocument before = start == 0 ? null : s.stateAt(start - 1);
     for (int i = start; i < revs.size(); i++) {
       deadline.check();
-      Said said = said(s, revs.get(i));
+      GramDocument now = stateAfter(states, revs.get(i));
+      Said said = said(revs.get(i), before, now);
+      before = now;
       docs.add(said);
       for (String t : new LinkedHashSet<>(said.all())) {
         if (wanted.contains(t)) {
