@@ -48,6 +48,41 @@ final class DocumentLoader {
     return read == null ? null : parse(location, read);
   }
 
+  /** How long an empty file just changed is given to be written (see {@link #afterTruncate}). */
+  static final long TRUNCATE_SETTLE_MS = 250;
+
+  /**
+   * The file again once it holds something, when it was read empty just after it changed: an editor
+   * that saves in place truncates the file, then writes it, and a look between the two (the
+   * watcher hears the truncate) found it empty. Taken at its word, an empty file replaced the
+   * document: every revision only in the log was set aside, and the editor's text, read a moment
+   * later, started a history of its own. The file is read again every few milliseconds, at most
+   * {@link #TRUNCATE_SETTLE_MS}, on the document's mailbox (an I/O thread); a file that stays
+   * empty, or was emptied longer ago, is empty.
+   *
+   * @param empty {@code file} as just read, empty
+   */
+  static FileBytes afterTruncate(Path file, FileBytes empty) throws IOException {
+    long changedAgoMs = System.currentTimeMillis() - empty.fingerprint().modifiedNanos() / 1_000_000;
+    if (changedAgoMs > TRUNCATE_SETTLE_MS) {
+      return empty;
+    }
+    long end = System.nanoTime() + TRUNCATE_SETTLE_MS * 1_000_000;
+    while (System.nanoTime() < end) {
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return empty;
+      }
+      FileFingerprint again = FileFingerprint.of(file);
+      if (again.size() != 0) {
+        return again.exists() ? read(file) : null;
+      }
+    }
+    return empty;
+  }
+
   /** The file's bytes, or null when it does not exist. */
   static FileBytes read(Path file) throws IOException {
     FileFingerprint fp = FileFingerprint.of(file);

@@ -166,6 +166,40 @@ class WriteAheadLogTest {
     assertThat(segments()).as("the damaged records are kept for a repair, even after a clean stop").isNotEmpty();
   }
 
+  /**
+   * An editor saving in place truncates the file, then writes it, and the watcher hears the
+   * truncate: the document, read between the two, must wait for the editor's text, not take the
+   * empty file as a replacement (which set the logged revisions aside and started a new history).
+   */
+  @Test
+  void anEditorsTruncateBeforeItsWriteIsNotTakenForAnEmptyDocument() throws Exception {
+    try (TestVault t = withRevisions(3)) {
+      Path file = dir.resolve("p/a.gram");
+      String edited = Files.readString(file).replaceFirst("\nt A\n", "\nt Edited by hand\n");
+      Files.write(file, new byte[0]);
+      Thread editor = new Thread(() -> {
+        try {
+          Thread.sleep(10);
+          Files.writeString(file, edited);
+        } catch (IOException | InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      editor.start();
+      // What the watcher does on the truncate's event, while the file is still empty.
+      DocSnapshot s = TestVault.await(t.vault.refresh(t.vault.paths().writableDocument("p/a.gram")));
+      editor.join();
+      assertThat(s.rev()).as("the edit after the three logged revisions").isEqualTo(4);
+      assertThat(s.revisions().get(4).actor()).isEqualTo("external");
+      assertThat(s.state().owner().first("t")).isEqualTo("Edited by hand");
+      assertThat(s.stateAt(3).record("t3")).as("the logged revisions are kept").isNotNull();
+      try (Stream<Path> all = Files.walk(dir)) {
+        assertThat(all.filter(f -> f.toString().contains(SetAsideFiles.FOLDER) && Files.isRegularFile(f)).toList())
+            .as("nothing set aside").isEmpty();
+      }
+    }
+  }
+
   @Test
   void anEditByAnotherProgramBeforeTheCheckpointBecomesTheNextRevisionAfterTheLoggedOnes() throws Exception {
     try (TestVault t = withRevisions(3)) {
