@@ -210,7 +210,8 @@ public final class GramRange extends ReadTool {
     // Each revision's state laid onto the one before: rebuilt one by one, a search of a long
     // history cost each revision the whole document.
     StateWalk states = new StateWalk(s.requireHistory());
-    GramDocument before = start == 0 ? null : s.stateAt(start - 1);
+    // (A start past the last revision matches nothing, as before: no state is read for it.)
+    GramDocument before = start == 0 || start >= revs.size() ? null : s.stateAt(start - 1);
     for (int i = start; i < revs.size(); i++) {
       deadline.check();
       GramDocument now = stateAfter(states, revs.get(i));

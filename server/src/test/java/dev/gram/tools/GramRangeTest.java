@@ -103,6 +103,8 @@ class GramRangeTest extends ReadingTest {
     assertThat(ok("gram_range", "{'path':'" + DOC + "','query':'frost','start':2}").getJsonArray("events").stream()
         .map(e -> ((JsonObject) e).getInteger("revision")).toList()).containsExactly(3);
     assertThat(ok("gram_range", "{'path':'" + DOC + "','query':'zeppelin'}").getJsonArray("events")).isEmpty();
+    assertThat(ok("gram_range", "{'path':'" + DOC + "','query':'frost','start':1000}").getJsonArray("events"))
+        .as("a start past the last revision matches nothing").isEmpty();
     // Who made a change counts too: agent-c made revision 3 only, which ranks first.
     assertThat(ok("gram_range", "{'path':'" + DOC + "','query':'agent-c'}").getJsonArray("events").getJsonObject(0)
         .getInteger("revision")).isEqualTo(3);
