@@ -136,8 +136,8 @@ final class DocumentFile {
       return false;
     }
     DocumentLoader.FileBytes read = now.exists() ? DocumentLoader.read(location.file()) : null;
-    if (read != null && read.bytes().length == 0 && s != null && s.history() != null) {
-      read = DocumentLoader.afterTruncate(location.file(), read);
+    if ((read == null ? known.exists() : read.bytes().length == 0) && s != null && s.history() != null) {
+      read = DocumentLoader.settled(location.file(), read);
     }
     if (read != null && state.owesFile() && s != null && s.history() != null) {
       // Another writer's checkpoint of revisions this copy holds (a cluster's owner, each round):

@@ -48,39 +48,40 @@ final class DocumentLoader {
     return read == null ? null : parse(location, read);
   }
 
-  /** How long an empty file just changed is given to be written (see {@link #afterTruncate}). */
-  static final long TRUNCATE_SETTLE_MS = 250;
+  /** How long a save by another program is given to land (see {@link #settled}). */
+  static final long SAVE_SETTLE_MS = 250;
 
   /**
-   * The file again once it holds something, when it was read empty just after it changed: an editor
-   * that saves in place truncates the file, then writes it, and a look between the two (the
-   * watcher hears the truncate) found it empty. Taken at its word, an empty file replaced the
+   * The file once another program's save has landed, when it was just read missing or empty. An
+   * editor that saves in place truncates the file, then writes it; one that keeps a backup (vim's
+   * default) renames the file away, then writes a new one. The watcher hears the first step, and a
+   * look before the second found the file empty or gone. Taken at its word, that replaced the
    * document: every revision only in the log was set aside, and the editor's text, read a moment
-   * later, started a history of its own. The file is read again every few milliseconds, at most
-   * {@link #TRUNCATE_SETTLE_MS}, on the document's mailbox (an I/O thread); a file that stays
-   * empty, or was emptied longer ago, is empty.
+   * later, started a history of its own. So the file is looked at again every few milliseconds, at
+   * most {@link #SAVE_SETTLE_MS}, on the document's mailbox (an I/O thread), until it holds
+   * something. A file that stays empty or gone is taken as it is then, and so is an empty file
+   * whose last change is older than that.
    *
-   * @param empty {@code file} as just read, empty
+   * @param read the file as just read: null when it was missing, else empty
    */
-  static FileBytes afterTruncate(Path file, FileBytes empty) throws IOException {
-    long changedAgoMs = System.currentTimeMillis() - empty.fingerprint().modifiedNanos() / 1_000_000;
-    if (changedAgoMs > TRUNCATE_SETTLE_MS) {
-      return empty;
+  static FileBytes settled(Path file, FileBytes read) throws IOException {
+    if (read != null && System.currentTimeMillis() - read.fingerprint().modifiedNanos() / 1_000_000 > SAVE_SETTLE_MS) {
+      return read;
     }
-    long end = System.nanoTime() + TRUNCATE_SETTLE_MS * 1_000_000;
+    long end = System.nanoTime() + SAVE_SETTLE_MS * 1_000_000;
     while (System.nanoTime() < end) {
       try {
         Thread.sleep(2);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return empty;
+        break;
       }
       FileFingerprint again = FileFingerprint.of(file);
-      if (again.size() != 0) {
-        return again.exists() ? read(file) : null;
+      if (again.exists() && again.size() != 0) {
+        return read(file);
       }
     }
-    return empty;
+    return read(file);
   }
 
   /** The file's bytes, or null when it does not exist. */

@@ -173,10 +173,29 @@ class WriteAheadLogTest {
    */
   @Test
   void anEditorsTruncateBeforeItsWriteIsNotTakenForAnEmptyDocument() throws Exception {
+    editorSavesInTwoSteps(file -> Files.write(file, new byte[0]));
+  }
+
+  /** The same for an editor that keeps a backup (vim's default): the file is renamed away first. */
+  @Test
+  void anEditorsRenameBeforeItsWriteIsNotTakenForADeletion() throws Exception {
+    editorSavesInTwoSteps(file -> Files.move(file, file.resolveSibling("a.gram~")));
+  }
+
+  private interface FirstStep {
+    void take(Path file) throws IOException;
+  }
+
+  /**
+   * Three logged revisions; another program's save whose first step is {@code first} and whose
+   * second, 10 ms later, writes the edited text; between the two, what the watcher does on the
+   * first step's event. The edit must become revision 4, after the logged ones, none set aside.
+   */
+  private void editorSavesInTwoSteps(FirstStep first) throws Exception {
     try (TestVault t = withRevisions(3)) {
       Path file = dir.resolve("p/a.gram");
       String edited = Files.readString(file).replaceFirst("\nt A\n", "\nt Edited by hand\n");
-      Files.write(file, new byte[0]);
+      first.take(file);
       Thread editor = new Thread(() -> {
         try {
           Thread.sleep(10);
@@ -186,9 +205,9 @@ class WriteAheadLogTest {
         }
       });
       editor.start();
-      // What the watcher does on the truncate's event, while the file is still empty.
       DocSnapshot s = TestVault.await(t.vault.refresh(t.vault.paths().writableDocument("p/a.gram")));
       editor.join();
+      assertThat(s).as("the document, not a deletion").isNotNull();
       assertThat(s.rev()).as("the edit after the three logged revisions").isEqualTo(4);
       assertThat(s.revisions().get(4).actor()).isEqualTo("external");
       assertThat(s.state().owner().first("t")).isEqualTo("Edited by hand");
