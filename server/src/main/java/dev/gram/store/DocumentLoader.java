@@ -73,8 +73,9 @@ final class DocumentLoader {
       try {
         Thread.sleep(2);
       } catch (InterruptedException e) {
+        // Shutting down: as it was read (reading again would fail on an interrupted channel).
         Thread.currentThread().interrupt();
-        break;
+        return read;
       }
       FileFingerprint again = FileFingerprint.of(file);
       if (again.exists() && again.size() != 0) {
