@@ -4,10 +4,12 @@ import dev.gram.format.GramDocument;
 import dev.gram.format.History;
 import dev.gram.format.IntegrityException;
 import dev.gram.format.Revision;
+import dev.gram.format.StateWalk;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * One document as readers see it: an immutable view of its latest committed revision, swapped
@@ -103,6 +105,21 @@ public record DocSnapshot(
     } catch (IntegrityException e) {
       throw new GramException(ErrorCode.E_INTEGRITY, e.getMessage());
     }
+  }
+
+  /**
+   * The states of this document's revisions, asked for in increasing order, each laid onto the
+   * one before ({@link StateWalk}) rather than rebuilt as {@link #stateAt} does.
+   */
+  public Function<Revision, GramDocument> statesInOrder() {
+    StateWalk walk = new StateWalk(requireHistory());
+    return r -> {
+      try {
+        return walk.stateAfter(r);
+      } catch (IntegrityException e) {
+        throw new GramException(ErrorCode.E_INTEGRITY, e.getMessage());
+      }
+    };
   }
 
   /** The newest revision recorded at or before {@code t}, or -1 when none was. */

@@ -6,10 +6,8 @@ import dev.gram.format.Block;
 import dev.gram.format.Entity;
 import dev.gram.format.Field;
 import dev.gram.format.GramDocument;
-import dev.gram.format.IntegrityException;
 import dev.gram.format.Link;
 import dev.gram.format.Revision;
-import dev.gram.format.StateWalk;
 import dev.gram.format.Times;
 import dev.gram.store.DocSnapshot;
 import dev.gram.tools.support.Deadline;
@@ -29,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code gram_range}: the history events of one document, {@code {doc, events: [{actor, agent,
@@ -195,26 +194,18 @@ public final class GramRange extends ReadTool {
     return new Said(r, byEntity, all);
   }
 
-  private static GramDocument stateAfter(StateWalk states, Revision r) {
-    try {
-      return states.stateAfter(r);
-    } catch (IntegrityException e) {
-      throw new GramException(ErrorCode.E_INTEGRITY, e.getMessage());
-    }
-  }
-
   private JsonObject search(DocSnapshot s, List<Revision> revs, int start, String query, int topK, Deadline deadline) {
     Set<String> wanted = new LinkedHashSet<>(terms(query));
     List<Said> docs = new ArrayList<>();
     Map<String, Integer> df = new HashMap<>();
     // Each revision's state laid onto the one before: rebuilt one by one, a search of a long
     // history cost each revision the whole document.
-    StateWalk states = new StateWalk(s.requireHistory());
+    Function<Revision, GramDocument> states = s.statesInOrder();
     // (A start past the last revision matches nothing, as before: no state is read for it.)
     GramDocument before = start == 0 || start >= revs.size() ? null : s.stateAt(start - 1);
     for (int i = start; i < revs.size(); i++) {
       deadline.check();
-      GramDocument now = stateAfter(states, revs.get(i));
+      GramDocument now = states.apply(revs.get(i));
       Said said = said(revs.get(i), before, now);
       before = now;
       docs.add(said);
