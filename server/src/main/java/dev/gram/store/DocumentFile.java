@@ -136,10 +136,8 @@ final class DocumentFile {
       return false;
     }
     DocumentLoader.FileBytes read = now.exists() ? DocumentLoader.read(location.file()) : null;
-    if ((read == null ? known.exists() : read.bytes().length == 0) && s != null && s.history() != null) {
-      read = DocumentLoader.settled(location.file(), read);
-    }
-    if (read != null && state.owesFile() && s != null && s.history() != null) {
+    boolean held = s != null && s.history() != null;
+    if (read != null && state.owesFile() && held) {
       // Another writer's checkpoint of revisions this copy holds (a cluster's owner, each round):
       // what OutsideEdits would call touched, known without reading the file as a document.
       int persisted = s.requireHistory().persistedIn(read.bytes());
@@ -149,6 +147,9 @@ final class DocumentFile {
       }
     }
     DocSnapshot disk = read == null ? null : DocumentLoader.parse(location, read);
+    if (held && (read != null || known.exists()) && SaveInProgress.seenHalfway(s, disk)) {
+      disk = SaveInProgress.landed(location, s, disk);
+    }
     OutsideEdits.Decision d = OutsideEdits.reconcile(s, state.owesFile(), disk);
     if (d instanceof OutsideEdits.Touched t) {
       snapshot = s.withFile(t.fingerprint(), t.persisted());

@@ -48,43 +48,6 @@ final class DocumentLoader {
     return read == null ? null : parse(location, read);
   }
 
-  /** How long a save by another program is given to land (see {@link #settled}). */
-  static final long SAVE_SETTLE_MS = 250;
-
-  /**
-   * The file once another program's save has landed, when it was just read missing or empty. An
-   * editor that saves in place truncates the file, then writes it; one that keeps a backup (vim's
-   * default) renames the file away, then writes a new one. The watcher hears the first step, and a
-   * look before the second found the file empty or gone. Taken at its word, that replaced the
-   * document: every revision only in the log was set aside, and the editor's text, read a moment
-   * later, started a history of its own. So the file is looked at again every few milliseconds, at
-   * most {@link #SAVE_SETTLE_MS}, on the document's mailbox (an I/O thread), until it holds
-   * something. A file that stays empty or gone is taken as it is then, and so is an empty file
-   * whose last change is older than that.
-   *
-   * @param read the file as just read: null when it was missing, else empty
-   */
-  static FileBytes settled(Path file, FileBytes read) throws IOException {
-    if (read != null && System.currentTimeMillis() - read.fingerprint().modifiedNanos() / 1_000_000 > SAVE_SETTLE_MS) {
-      return read;
-    }
-    long end = System.nanoTime() + SAVE_SETTLE_MS * 1_000_000;
-    while (System.nanoTime() < end) {
-      try {
-        Thread.sleep(2);
-      } catch (InterruptedException e) {
-        // Shutting down: as it was read (reading again would fail on an interrupted channel).
-        Thread.currentThread().interrupt();
-        return read;
-      }
-      FileFingerprint again = FileFingerprint.of(file);
-      if (again.exists() && again.size() != 0) {
-        return read(file);
-      }
-    }
-    return read(file);
-  }
-
   /** The file's bytes, or null when it does not exist. */
   static FileBytes read(Path file) throws IOException {
     FileFingerprint fp = FileFingerprint.of(file);

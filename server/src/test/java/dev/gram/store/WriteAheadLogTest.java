@@ -173,17 +173,35 @@ class WriteAheadLogTest {
    */
   @Test
   void anEditorsTruncateBeforeItsWriteIsNotTakenForAnEmptyDocument() throws Exception {
-    editorSavesInTwoSteps(file -> Files.write(file, new byte[0]));
+    editorSavesInTwoSteps((file, edited) -> Files.write(file, new byte[0]));
   }
 
   /** The same for an editor that keeps a backup (vim's default): the file is renamed away first. */
   @Test
   void anEditorsRenameBeforeItsWriteIsNotTakenForADeletion() throws Exception {
-    editorSavesInTwoSteps(file -> Files.move(file, file.resolveSibling("a.gram~")));
+    editorSavesInTwoSteps((file, edited) -> Files.move(file, file.resolveSibling("a.gram~")));
+  }
+
+  /**
+   * An editor (or a copy) that writes a large file in pieces: read after the first piece, the file
+   * is cut in its history, which does not parse, and must not be taken for a damaged document.
+   */
+  @Test
+  void anEditorsSaveCutInItsHistoryIsNotTakenForADamagedDocument() throws Exception {
+    editorSavesInTwoSteps((file, edited) -> Files.writeString(file, edited.substring(0, edited.length() - 40)));
+  }
+
+  /**
+   * The same, read when the first piece ends just before the history: that parses, as a document
+   * with no history, and must not be taken for a replacement of this one.
+   */
+  @Test
+  void anEditorsSaveCutBeforeItsHistoryIsNotTakenForAReplacement() throws Exception {
+    editorSavesInTwoSteps((file, edited) -> Files.writeString(file, edited.substring(0, edited.indexOf("\n@history ") + 1)));
   }
 
   private interface FirstStep {
-    void take(Path file) throws IOException;
+    void take(Path file, String edited) throws IOException;
   }
 
   /**
@@ -195,7 +213,7 @@ class WriteAheadLogTest {
     try (TestVault t = withRevisions(3)) {
       Path file = dir.resolve("p/a.gram");
       String edited = Files.readString(file).replaceFirst("\nt A\n", "\nt Edited by hand\n");
-      first.take(file);
+      first.take(file, edited);
       Thread editor = new Thread(() -> {
         try {
           Thread.sleep(10);
