@@ -140,8 +140,9 @@ final class DocumentFile {
     if (read != null && state.owesFile() && held) {
       // Another writer's checkpoint of revisions this copy holds (a cluster's owner, each round):
       // what OutsideEdits would call touched, known without reading the file as a document.
+      // One that holds fewer than the file held before is a stale copy put back: read in full.
       int persisted = s.requireHistory().persistedIn(read.bytes());
-      if (persisted >= 1) {
+      if (persisted >= Math.max(1, s.persistedRevisions())) {
         snapshot = s.withFile(read.fingerprint(), persisted);
         return false;
       }
@@ -153,11 +154,17 @@ final class DocumentFile {
     OutsideEdits.Decision d = OutsideEdits.reconcile(s, state.owesFile(), disk);
     if (d instanceof OutsideEdits.Touched t) {
       snapshot = s.withFile(t.fingerprint(), t.persisted());
+      if (t.persisted() < s.persistedRevisions() || (!state.owesFile() && t.persisted() < s.revisions().size())) {
+        // A stale copy with our state put back: the revisions it lacks are only here now, not in
+        // the log either (its segments went once the file held them).
+        state = FileState.REWRITE;
+        ctx.oweCheckpoint(location.path());
+      }
       return false;
     }
     if (d instanceof OutsideEdits.AfterOurs a) {
-      LOG.warn("{} was edited by another program while revisions {} to {} were not yet in the file; the edit"
-          + " becomes revision {}, after them", location.path(), a.persisted(), a.oursThrough(), a.merged().rev());
+      LOG.warn("{} was edited by another program in a file without revisions {} to {}; the edit becomes"
+          + " revision {}, after them", location.path(), a.persisted(), a.oursThrough(), a.merged().rev());
       state = FileState.REWRITE;
       ctx.oweCheckpoint(location.path());
       publish(a.merged(), Origin.READ);

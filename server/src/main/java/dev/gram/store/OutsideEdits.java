@@ -9,9 +9,11 @@ import java.util.List;
 /**
  * The rules for a file another program changed (docs/gram-format.md §10 and §14.5), as a pure
  * decision the actor carries out. Another program's edit is never overwritten: it becomes a
- * revision of its own. When some of our revisions are only in the log, they are kept before that
- * edit if the file still continues their history; when it does not (the file was replaced, deleted,
- * or its history rewritten), the file wins, and our revisions it lacks are set aside, never dropped.
+ * revision of its own. When the file still begins with some of our history, the revisions of ours
+ * it lacks are kept before that edit: those only in the log, and those a stale copy put back over
+ * the file dropped (it held them all, then went back to an earlier revision). When it does not
+ * (the file was replaced by another history, or deleted), the file wins, and our revisions it
+ * lacks are set aside, never dropped; a deleted file sets aside those only in the log.
  */
 final class OutsideEdits {
   private OutsideEdits() {}
@@ -33,17 +35,17 @@ final class OutsideEdits {
 
   /**
    * @param mine our snapshot, whose revisions from {@code mine.persistedRevisions()} on are only in
-   *     the log (or in memory), when {@code oursPending}
+   *     the log (or in memory), when {@code oursPending}; otherwise the file held all of them
    * @param disk the file as read now, or null when it is gone
    */
   static Decision reconcile(DocSnapshot mine, boolean oursPending, DocSnapshot disk) {
-    if (!oursPending || mine == null || mine.history() == null) {
+    if (mine == null || mine.history() == null) {
       return new Adopt(disk);
     }
     History ours = mine.requireHistory();
+    int size = ours.revisions().size();
     if (disk != null && disk.history() != null) {
       int persisted = disk.persistedRevisions();
-      int size = ours.revisions().size();
       if (persisted > size && disk.history().revision(size - 1).chain().equals(ours.head().chain())) {
         // The file holds all of ours and more (another cluster node wrote revisions this copy had
         // not heard of yet): nothing of ours is only here any more.
@@ -54,8 +56,11 @@ final class OutsideEdits {
           && ours.revision(persisted - 1).chain().equals(disk.history().revision(persisted - 1).chain())) {
         // The file's state is its own last revision, or the one we already hold on top of it (an
         // edit adopted before, not yet in the file, read again because its stat changed: an
-        // editor's truncate and write land in different clock ticks). Either way nothing is new.
-        if (disk.history().revisions().size() == persisted || disk.hash().equals(mine.hash())) {
+        // editor's truncate and write land in different clock ticks). Either way nothing is new,
+        // unless the file went back from what it held: a stale copy was put back (an editor's
+        // buffer saved over a newer file, a checkout, a sync), and its state is an edit too.
+        boolean wentBack = persisted < (oursPending ? mine.persistedRevisions() : size);
+        if (disk.hash().equals(mine.hash()) || (!wentBack && disk.history().revisions().size() == persisted)) {
           return new Touched(disk.fingerprint(), persisted);
         }
         List<String> topLines = LineDiff.lines(GramWriter.write(disk.requireState()));
@@ -66,14 +71,44 @@ final class OutsideEdits {
             disk.fingerprint(), persisted, null);
         return new AfterOurs(s, persisted, ours.headRev());
       }
+      if (!oursPending && mine.persistedRevisions() == 0) {
+        return new Adopt(disk); // ours is only what the file, which had no history, gave: nothing to keep
+      }
+      // Another history: the file wins, and every revision of ours it lacks is set aside, those
+      // the replaced file held as well as those only in the log.
+      int from = commonRevisions(ours, disk.history(), persisted);
+      return new TheirsWin(disk, List.copyOf(ours.revisions().subList(from, size)),
+          "the file was replaced by one whose history does not hold these revisions");
+    }
+    if (!oursPending) {
+      return new Adopt(disk);
     }
     int from = Math.max(0, mine.persistedRevisions());
-    List<Revision> lost = ours.revisions().subList(from, ours.revisions().size());
+    List<Revision> lost = ours.revisions().subList(from, size);
     String why = disk == null
         ? "the file was deleted by another program before these revisions were written into it"
         : "the file was replaced by one that does not continue this history before these revisions were"
             + " written into it";
     return new TheirsWin(disk, List.copyOf(lost), why);
+  }
+
+  /**
+   * How many revisions, from the first, {@code ours} and the first {@code persisted} of {@code
+   * theirs} have in common. Each revision's chain hash covers every revision before it, so the
+   * revisions held in common are a prefix, found by bisection.
+   */
+  private static int commonRevisions(History ours, History theirs, int persisted) {
+    int lo = 0;
+    int hi = Math.min(persisted, ours.revisions().size());
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (ours.revision(mid - 1).chain().equals(theirs.revision(mid - 1).chain())) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   /**
