@@ -136,6 +136,24 @@ class StaleCopyTest {
     }
   }
 
+  /** What the README tells a person who wants the history itself back: stop, put back, start. */
+  @Test
+  void anOlderCopyPutBackWhileTheServerIsStoppedIsTheDocumentAtItsStart() throws Exception {
+    String older;
+    try (TestVault t = withRevisions(1)) {
+      older = Files.readString(file());
+      write(t, 2);
+      write(t, 3);
+    }
+    Files.writeString(file(), older);
+    try (TestVault t = TestVault.openWithoutTimedCheckpoints(dir)) {
+      DocSnapshot s = t.read(PATH);
+      assertThat(s.rev()).isEqualTo(1);
+      assertThat(s.state().record("t1")).isNotNull();
+      assertThat(setAside()).as("a clean stop left nothing in the log to set aside").isEmpty();
+    }
+  }
+
   @Test
   void aFileWithAnotherHistoryWinsAndTheRevisionsItLacksAreSetAside() throws Exception {
     try (TestVault t = withRevisions(2)) {
