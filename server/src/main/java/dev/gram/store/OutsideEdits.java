@@ -60,6 +60,9 @@ final class OutsideEdits {
         // unless the file went back from what it held: a stale copy was put back (an editor's
         // buffer saved over a newer file, a checkout, a sync), and its state is an edit too.
         boolean wentBack = persisted < (oursPending ? mine.persistedRevisions() : size);
+        if (!oursPending && !wentBack) {
+          return new Adopt(disk); // it holds all of ours, and maybe an edit on top: read as it is
+        }
         if (disk.hash().equals(mine.hash()) || (!wentBack && disk.history().revisions().size() == persisted)) {
           return new Touched(disk.fingerprint(), persisted);
         }
