@@ -3,11 +3,7 @@ package dev.gram.store;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.format.CanonicalText;
-import dev.gram.format.GramDocument;
-import dev.gram.format.GramParser;
 import dev.gram.format.GramWriter;
-import dev.gram.format.Hashes;
-import dev.gram.format.LineDiff;
 import dev.gram.format.Revision;
 import dev.gram.store.ActorContext.Origin;
 import java.io.IOException;
@@ -154,11 +150,8 @@ final class DocumentFile {
     OutsideEdits.Decision d = OutsideEdits.reconcile(s, state.owesFile(), disk);
     if (d instanceof OutsideEdits.Touched t) {
       snapshot = s.withFile(t.fingerprint(), t.persisted());
-      if (t.persisted() < s.persistedRevisions() || (!state.owesFile() && t.persisted() < s.revisions().size())) {
-        // A stale copy with our state put back: the revisions it lacks are only here now, not in
-        // the log either (its segments went once the file held them).
-        state = FileState.REWRITE;
-        ctx.oweCheckpoint(location.path());
+      if (t.persisted() < s.persistedRevisions()) {
+        rewriteWhatACopyDropped(); // a stale copy with our state put back
       }
       return false;
     }
@@ -168,6 +161,9 @@ final class DocumentFile {
       state = FileState.REWRITE;
       ctx.oweCheckpoint(location.path());
       publish(a.merged(), Origin.READ);
+      if (a.persisted() < s.persistedRevisions()) {
+        rewriteWhatACopyDropped();
+      }
       return true;
     }
     if (d instanceof OutsideEdits.TheirsWin w) {
@@ -181,6 +177,22 @@ final class DocumentFile {
       syncAdoptedEdit();
     }
     return !ours;
+  }
+
+  /**
+   * Writes the file again at once after a stale copy was put back over it: the revisions the copy
+   * lacks are in no log (its segments went once the file held them), only in this process. When
+   * the write fails they stay owed to the next round.
+   */
+  private void rewriteWhatACopyDropped() {
+    state = FileState.REWRITE;
+    ctx.oweCheckpoint(location.path());
+    try {
+      checkpointNow();
+    } catch (IOException e) {
+      LOG.warn("{}: could not yet write back the revisions an older copy of the file lacks ({}); the next"
+          + " checkpoint does", location.path(), StoreErrors.cause(e));
+    }
   }
 
   /**
@@ -226,7 +238,7 @@ final class DocumentFile {
     if (f.lines() == null) {
       return;
     }
-    GramDocument next = followedState(s, f);
+    FollowedRevisions.Head next = f.head(knownText(s));
     if (next == null) {
       LOG.error("{}: revisions from another node do not reproduce revision {}; reading the file again",
           location.path(), f.history().headRev());
@@ -234,41 +246,23 @@ final class DocumentFile {
       reloadIfChanged(false);
       return;
     }
+    if (next.text() != null) {
+      canonical = next.text();
+    }
     if (state != FileState.REWRITE && state != FileState.DAMAGED) {
       state = FileState.LOGGED;
     }
-    publish(new DocSnapshot(location.path(), location, next, f.history(), f.history().headRev(),
+    publish(new DocSnapshot(location.path(), location, next.state(), f.history(), f.history().headRev(),
         f.history().head().stateHash(), s.fingerprint(), s.persistedRevisions(), s.failure()), Origin.FOLLOWED);
   }
 
-  /**
-   * The state after the followed revisions, or null when they do not reproduce the head's hash.
-   * Each revision's delta is laid onto the canonical text, parsing only the entities it touched
-   * (a follower takes every revision of every document: parsing the whole text each time cost
-   * what the document holds); the whole text is parsed only when that gives another hash.
-   */
-  private GramDocument followedState(DocSnapshot s, FollowedRevisions f) {
-    String want = f.history().head().stateHash();
-    CanonicalText t = null;
-    if (s.state() != null) {
-      try {
-        t = canonical(s);
-      } catch (GramException e) {
-        t = null; // a state with no canonical text: the whole text is parsed below
-      }
+  /** The canonical text of the snapshot's state; null when it has none (then the text is parsed). */
+  private CanonicalText knownText(DocSnapshot s) {
+    try {
+      return s.state() == null ? null : canonical(s);
+    } catch (GramException e) {
+      return null;
     }
-    for (int i = 0; t != null && i < f.joined().size(); i++) {
-      t = t.afterDelta(f.joined().get(i).delta());
-    }
-    if (t != null && t.sha256().equals(want)) {
-      canonical = t;
-      return t.document();
-    }
-    String text = LineDiff.join(f.lines());
-    if (GramParser.parse(text) instanceof GramParser.Success ok && Hashes.sha256(text).equals(want)) {
-      return ok.file().state();
-    }
-    return null;
   }
 
   // ------------------------------------------------------------------ checkpoints

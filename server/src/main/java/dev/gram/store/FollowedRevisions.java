@@ -1,5 +1,9 @@
 package dev.gram.store;
 
+import dev.gram.format.CanonicalText;
+import dev.gram.format.GramDocument;
+import dev.gram.format.GramParser;
+import dev.gram.format.Hashes;
 import dev.gram.format.History;
 import dev.gram.format.HistoryCodec;
 import dev.gram.format.LineDiff;
@@ -10,7 +14,7 @@ import java.util.List;
 /**
  * Revisions another node committed (or a dead node's log holds), laid onto this copy's history:
  * each must be the next revision and chain onto the head; one already held is skipped; one that
- * cannot join is kept aside, never dropped. Pure: the actor parses, verifies and publishes.
+ * cannot join is kept aside, never dropped. Pure: the actor publishes what this gives.
  *
  * @param history the history with every revision that joined
  * @param lines the new head's text as lines, or null when none joined
@@ -44,5 +48,31 @@ record FollowedRevisions(History history, List<String> lines, List<Revision> joi
       joined.add(r);
     }
     return new FollowedRevisions(h, lines, joined, aside);
+  }
+
+  /** The new head's state, and its canonical text when it was laid on delta by delta. */
+  record Head(GramDocument state, CanonicalText text) {}
+
+  /**
+   * The new head's state (call only when some revision joined), or null when the revisions do not
+   * reproduce its hash. Each joined delta is laid onto {@code known}, the canonical text of the
+   * state before them, parsing only the entities it touched (a follower takes every revision of
+   * every document: parsing the whole text each time cost what the document holds); the whole
+   * text is parsed only when that gives another hash, or {@code known} is null.
+   */
+  Head head(CanonicalText known) {
+    String want = history.head().stateHash();
+    CanonicalText t = known;
+    for (int i = 0; t != null && i < joined.size(); i++) {
+      t = t.afterDelta(joined.get(i).delta());
+    }
+    if (t != null && t.sha256().equals(want)) {
+      return new Head(t.document(), t);
+    }
+    String text = LineDiff.join(lines);
+    if (GramParser.parse(text) instanceof GramParser.Success ok && Hashes.sha256(text).equals(want)) {
+      return new Head(ok.file().state(), null);
+    }
+    return null;
   }
 }
