@@ -22,7 +22,8 @@ import net.jqwik.api.Provide;
 
 /**
  * Random sequences of what agents and operators do — creates, patches (valid, on a stale base,
- * replayed, with a request_id reused for another intent), edits by another program, clean
+ * replayed, with a request_id reused for another intent), edits by another program, older copies
+ * of a file put back over it, clean
  * restarts, killed processes and power cuts — against the real store on real files (through a
  * {@link SimulatedDisk}, which knows what a power cut keeps), and a small model of what the
  * contract says each must answer. Every answer and every reread must agree with the model.
@@ -32,7 +33,7 @@ import net.jqwik.api.Provide;
  * survive (its record was written, its fsync never returned) but only whole and only once.
  */
 class StoreModelProperties {
-  enum Kind { CREATE, PATCH, STALE, REPLAY, REUSE, EDIT, RESTART, CRASH, POWER_CUT }
+  enum Kind { CREATE, PATCH, STALE, REPLAY, REUSE, EDIT, REWIND, RESTART, CRASH, POWER_CUT }
 
   record Step(Kind kind, int doc, int pick) {}
 
@@ -41,6 +42,10 @@ class StoreModelProperties {
     int rev;
     String hash;
     int counter;
+    /** A copy of its file kept by a first REWIND (with the hash and counter it had then), for the next. */
+    String copy;
+    String copyHash;
+    int copyCounter;
   }
 
   record Sent(String path, int base, String hash, String requestId, JsonArray ops, int rev, String receiptHash) {}
@@ -129,6 +134,33 @@ class StoreModelProperties {
             d.rev = s.rev();
             d.hash = s.shortHash();
           }
+          case REWIND -> {
+            if (d == null) {
+              continue;
+            }
+            t.vault.checkpointNow();
+            Path file = dir.resolve(path);
+            if (d.copy == null) {
+              d.copy = Files.readString(file);
+              d.copyHash = d.hash;
+              d.copyCounter = d.counter;
+              continue;
+            }
+            // Another program puts the older copy back: its state comes after every revision.
+            Files.writeString(file, d.copy);
+            TestVault.await(t.vault.refresh(t.vault.paths().document(path)));
+            DocSnapshot s = t.read(path);
+            if (d.copyHash.equals(d.hash)) {
+              assertThat(s.rev()).as("the copy's state is the document's").isEqualTo(d.rev);
+            } else {
+              assertThat(s.rev()).as("the copy's state after every revision").isEqualTo(d.rev + 1);
+              assertThat(s.head().actor()).isEqualTo("external");
+              d.rev = s.rev();
+              d.hash = s.shortHash();
+              d.counter = d.copyCounter;
+            }
+            d.copy = null;
+          }
           case RESTART -> {
             t.close();
             t = TestVault.openWithoutTimedCheckpoints(dir);
@@ -212,6 +244,7 @@ class StoreModelProperties {
         net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.REPLAY)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.REUSE)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.EDIT)),
+        net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.REWIND)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.RESTART)),
         net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.CRASH)),
         net.jqwik.api.Tuple.of(2, Arbitraries.just(Kind.POWER_CUT)));
