@@ -147,7 +147,8 @@ final class DocumentFile {
     if (held && (read != null || known.exists()) && SaveInProgress.seenHalfway(s, disk)) {
       disk = SaveInProgress.landed(location, s, disk);
     }
-    OutsideEdits.Decision d = OutsideEdits.reconcile(s, state.owesFile(), disk);
+    // After a commit whose outcome is unknown, the file says what happened.
+    OutsideEdits.Decision d = ours ? new OutsideEdits.Adopt(disk) : OutsideEdits.reconcile(s, state.owesFile(), disk);
     if (d instanceof OutsideEdits.Touched t) {
       snapshot = s.withFile(t.fingerprint(), t.persisted());
       if (t.persisted() < s.persistedRevisions()) {
