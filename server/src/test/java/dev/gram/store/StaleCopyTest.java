@@ -16,16 +16,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Another program puts something else over a document's file after the file held every revision
- * (or some of them, the rest only in the log): an older copy (an editor's buffer saved over a newer file, a checkout,
- * a sync tool's restore), or a file with another history. Acknowledged revisions must stay in the
- * document's history, or be set aside; they were silently dropped.
+ * (or some of them, the rest only in the log): an older copy (an editor's buffer saved over a
+ * newer file, a checkout, a sync tool's restore), or a file with another history. Acknowledged
+ * revisions must stay in the document's history, or be set aside; they were silently dropped.
  */
 class StaleCopyTest {
   @TempDir Path dir;
 
   private static final String PATH = "p/a.gram";
 
-  /** A document whose file holds revisions 0 and 1, and the vault, every revision in the file. */
+  /** The vault, with a document of revisions 0 to {@code n}, every one of them in its file. */
   private TestVault withRevisions(int n) {
     TestVault t = TestVault.openWithoutTimedCheckpoints(dir);
     t.create(PATH, "A", "");

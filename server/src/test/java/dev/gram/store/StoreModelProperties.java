@@ -23,10 +23,10 @@ import net.jqwik.api.Provide;
 /**
  * Random sequences of what agents and operators do — creates, patches (valid, on a stale base,
  * replayed, with a request_id reused for another intent), edits by another program, older copies
- * of a file put back over it, clean
- * restarts, killed processes and power cuts — against the real store on real files (through a
- * {@link SimulatedDisk}, which knows what a power cut keeps), and a small model of what the
- * contract says each must answer. Every answer and every reread must agree with the model.
+ * of a file put back over it, clean restarts, killed processes and power cuts — against the real
+ * store on real files (through a {@link SimulatedDisk}, which knows what a power cut keeps), and
+ * a small model of what the contract says each must answer. Every answer and every reread must
+ * agree with the model.
  *
  * <p>A power cut comes a random number of I/O operations into a patch (or just after it): the
  * patch is acknowledged or not; an acknowledged one must survive, and an unacknowledged one may
