@@ -45,6 +45,11 @@ class StaleCopyTest {
     return dir.resolve(PATH);
   }
 
+  /** The revisions the document's file holds now. */
+  private List<?> historyInFile() throws IOException {
+    return GramParser.parseOrThrow(Files.readString(file())).history();
+  }
+
   private DocSnapshot refresh(TestVault t) {
     return TestVault.await(t.vault.refresh(t.vault.paths().writableDocument(PATH)));
   }
@@ -73,7 +78,7 @@ class StaleCopyTest {
       assertThat(s.state().record("t3")).as("the copy's state: task 3 undone").isNull();
       assertThat(s.stateAt(3).record("t3")).as("revision 3 kept").isNotNull();
       assertThat(setAside()).isEmpty();
-      assertThat(GramParser.parseOrThrow(Files.readString(file())).history())
+      assertThat(historyInFile())
           .as("the file holds every revision again at once: no log holds revisions 2 and 3").hasSize(5);
     }
   }
@@ -92,7 +97,7 @@ class StaleCopyTest {
       assertThat(s.state().record("t2")).as("the copy's state").isNull();
       assertThat(s.stateAt(3).record("t3")).isNotNull();
       assertThat(setAside()).isEmpty();
-      assertThat(GramParser.parseOrThrow(Files.readString(file())).history()).as("revision 2 is in no log").hasSize(5);
+      assertThat(historyInFile()).as("revision 2 is in no log").hasSize(5);
     }
     try (TestVault t = TestVault.openWithoutTimedCheckpoints(dir)) {
       assertThat(t.read(PATH).rev()).as("after a restart").isEqualTo(4);
@@ -128,7 +133,7 @@ class StaleCopyTest {
       Files.writeString(file(), older);
       DocSnapshot s = refresh(t);
       assertThat(s.rev()).isEqualTo(3);
-      assertThat(GramParser.parseOrThrow(Files.readString(file())).history())
+      assertThat(historyInFile())
           .as("the revisions only this process held are in the file again").hasSize(4);
     }
   }
