@@ -6,21 +6,33 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The vault's documents: one actor per path, and which path each document id lives at (a
- * document's owner id is unique across the vault). Both directions are kept so that a new
- * snapshot updates them in constant time.
+ * The vault's documents: one actor per file (paths that name one file on the vault's volume share
+ * a {@link VaultNames#key}, and the actor's path is the spelling it was first asked by), and which
+ * path each document id lives at (a document's owner id is unique across the vault). Both
+ * directions are kept so that a new snapshot updates them in constant time.
  */
 final class DocumentTable {
+  private final VaultNames names;
   private final Map<String, DocumentActor> actors = new ConcurrentHashMap<>();
   private final Map<String, String> pathById = new ConcurrentHashMap<>();
   private final Map<String, String> idByPath = new ConcurrentHashMap<>();
 
+  DocumentTable(VaultNames names) {
+    this.names = names;
+  }
+
   DocumentActor actor(VaultPath p, Function<VaultPath, DocumentActor> create) {
-    return actors.computeIfAbsent(p.path(), k -> create.apply(p));
+    return actors.computeIfAbsent(names.key(p.path()), k -> create.apply(p));
   }
 
   DocumentActor get(String path) {
-    return actors.get(path);
+    return actors.get(names.key(path));
+  }
+
+  /** The path the document at {@code path} is known by: its actor's spelling, or {@code path}. */
+  String spelling(String path) {
+    DocumentActor a = actors.get(names.key(path));
+    return a == null ? path : a.location().path();
   }
 
   Collection<DocumentActor> actors() {
@@ -44,6 +56,6 @@ final class DocumentTable {
 
   boolean taken(String documentId, String path) {
     String p = pathById.get(documentId);
-    return p != null && !p.equals(path);
+    return p != null && !names.key(p).equals(names.key(path));
   }
 }

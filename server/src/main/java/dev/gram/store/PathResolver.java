@@ -45,6 +45,8 @@ public final class PathResolver {
 
   private final Path vaultRoot;
   private final Map<String, VaultPath.MountPoint> mounts;
+  /** The spelling the vault knows a document path by ({@link VaultNames}); none until a vault opens. */
+  private volatile java.util.function.UnaryOperator<String> spelling = java.util.function.UnaryOperator.identity();
 
   public PathResolver(Path vaultRoot, List<VaultPath.MountPoint> mounts) {
     this.vaultRoot = vaultRoot.toAbsolutePath().normalize();
@@ -65,6 +67,14 @@ public final class PathResolver {
 
   public VaultPath.MountPoint mount(String id) {
     return mounts.get(id);
+  }
+
+  /**
+   * Resolves a document path to the spelling the vault knows its file by: on a volume that ignores
+   * letter case or Unicode normalization, every layer then sees one path for one document.
+   */
+  void spellDocumentsAs(java.util.function.UnaryOperator<String> known) {
+    spelling = known;
   }
 
   /** A path that must name a {@code .gram} document. */
@@ -134,6 +144,13 @@ public final class PathResolver {
     if (raw.length() > NameRules.MAX_PATH_CHARS) {
       throw new GramException(ErrorCode.E_PATH, HIDDEN,
           new io.vertx.core.json.JsonObject().put("reason", "the path is longer than " + NameRules.MAX_PATH_CHARS + " characters"));
+    }
+    if (path.endsWith(".gram")) {
+      String known = spelling.apply(path);
+      if (!known.equals(path)) {
+        path = known;
+        segments = path.split("/", -1);
+      }
     }
     VaultPath.MountPoint mount = null;
     Path root = vaultRoot;

@@ -20,15 +20,34 @@ final class Recovery {
     void setAside(String path, List<dev.gram.format.Revision> revisions, String why);
   }
 
+  /** Every map is keyed by {@link VaultNames#key}: a log may name one file in two spellings. */
+  private final VaultNames names;
   private final Map<String, List<LogRecord.RevisionRecord>> toReplay = new ConcurrentHashMap<>();
+  private final Map<String, String> spelledAs = new ConcurrentHashMap<>();
   private final Map<String, String> damaged = new ConcurrentHashMap<>();
   private final Map<String, Long> damagedFrom = new ConcurrentHashMap<>();
   private volatile String unattributed;
 
+  Recovery(VaultNames names) {
+    this.names = names;
+  }
+
   void add(LogReader.Scan scan) {
-    toReplay.putAll(scan.byDocument());
-    damaged.putAll(scan.damagedDocuments());
-    damagedFrom.putAll(scan.damagedFrom());
+    scan.byDocument().forEach((path, records) -> {
+      String key = names.key(path);
+      spelledAs.putIfAbsent(key, path);
+      toReplay.merge(key, records, (a, b) -> {
+        List<LogRecord.RevisionRecord> both = new ArrayList<>(a);
+        both.addAll(b);
+        both.sort(java.util.Comparator.comparingLong(LogRecord.RevisionRecord::seq));
+        return both;
+      });
+    });
+    scan.damagedDocuments().forEach((path, why) -> {
+      spelledAs.putIfAbsent(names.key(path), path);
+      damaged.put(names.key(path), why);
+    });
+    scan.damagedFrom().forEach((path, from) -> damagedFrom.merge(names.key(path), from, Math::min));
     unattributed = scan.unattributedDamage();
     if (scan.records() > 0) {
       LOG.info("write-ahead log: {} records for {} documents not yet known to be in their files; replaying"
@@ -38,7 +57,11 @@ final class Recovery {
 
   /** Documents the log still holds records for, whose files the scan may not have found. */
   List<String> pending() {
-    return new ArrayList<>(toReplay.keySet());
+    List<String> paths = new ArrayList<>();
+    for (String key : toReplay.keySet()) {
+      paths.add(spelledAs.getOrDefault(key, key));
+    }
+    return paths;
   }
 
   /**
@@ -46,9 +69,10 @@ final class Recovery {
    * none. Called once per document, by its actor, before the document serves anything.
    */
   Replay.Outcome replay(String path, DocSnapshot disk, SetAside aside) {
-    List<LogRecord.RevisionRecord> records = toReplay.remove(path);
-    String damage = damaged.remove(path);
-    Long from = damagedFrom.remove(path);
+    String key = names.key(path);
+    List<LogRecord.RevisionRecord> records = toReplay.remove(key);
+    String damage = damaged.remove(key);
+    Long from = damagedFrom.remove(key);
     if (records == null && damage == null) {
       return null;
     }

@@ -33,11 +33,12 @@ final class StoreServices implements ActorContext {
   final Vault.Durability durability;
   final ExecutorService ioPool;
   final DurableFiles files = new DurableFiles();
-  final DocumentTable table = new DocumentTable();
+  final VaultNames names = new VaultNames();
+  final DocumentTable table = new DocumentTable(names);
   final PatchEngine.Context patchContext = docId -> table.pathOf(docId) != null;
   final Idempotency requests;
   final CommitsInFlight inFlight;
-  final Recovery recovery = new Recovery();
+  final Recovery recovery = new Recovery(names);
   final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
   final LongAdder commitCpuNanos = new LongAdder();
   final LongAdder writesHandled = new LongAdder();

@@ -117,6 +117,13 @@ public final class Vault implements DocumentReader, DocumentWriter {
       return;
     }
     Path root = store.paths.vaultRoot();
+    // Before the log is read: its records, like the documents, are keyed by which file they name.
+    boolean writes = store.durability.mode() == LogMode.WRITE;
+    if (writes) {
+      Files.createDirectories(root);
+    }
+    store.names.probe(store.paths, writes);
+    store.paths.spellDocumentsAs(store.table::spelling);
     switch (store.durability.mode()) {
       case READ_ONLY -> {
         Path dir = root.resolve(WriteAheadLog.FOLDER);

@@ -56,17 +56,23 @@ class DiskDirectoryStream implements DirectoryStream<Path> {
       return fs.disk();
     }
 
+    /** A name relative to this folder, spelled as the folder spells it when the disk folds names. */
+    private Path rel(Path path) {
+      Path r = DiskPath.unwrap(path);
+      return r.isAbsolute() ? disk().spelled(r) : dir.relativize(disk().spelled(dir.resolve(r)));
+    }
+
     @Override
     public SecureDirectoryStream<Path> newDirectoryStream(Path path, LinkOption... options) throws IOException {
       fs.checkAlive();
-      Path rel = DiskPath.unwrap(path);
+      Path rel = rel(path);
       return new Secure(fs, dir.resolve(rel), handle.newDirectoryStream(rel, options));
     }
 
     @Override
     public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
         throws IOException {
-      Path rel = DiskPath.unwrap(path);
+      Path rel = rel(path);
       return DiskProvider.open(fs, dir.resolve(rel), options, () -> {
         SeekableByteChannel ch = handle.newByteChannel(rel, options, attrs);
         if (ch instanceof FileChannel fc) {
@@ -79,7 +85,7 @@ class DiskDirectoryStream implements DirectoryStream<Path> {
 
     @Override
     public void deleteFile(Path path) throws IOException {
-      Path rel = DiskPath.unwrap(path);
+      Path rel = rel(path);
       disk().unlink(fs, dir.resolve(rel), () -> {
         handle.deleteFile(rel);
         return null;
@@ -88,7 +94,7 @@ class DiskDirectoryStream implements DirectoryStream<Path> {
 
     @Override
     public void deleteDirectory(Path path) throws IOException {
-      Path rel = DiskPath.unwrap(path);
+      Path rel = rel(path);
       disk().unlink(fs, dir.resolve(rel), () -> {
         handle.deleteDirectory(rel);
         return null;
@@ -98,8 +104,8 @@ class DiskDirectoryStream implements DirectoryStream<Path> {
     @Override
     public void move(Path srcpath, SecureDirectoryStream<Path> targetdir, Path targetpath) throws IOException {
       Secure target = (Secure) targetdir;
-      Path from = DiskPath.unwrap(srcpath);
-      Path to = DiskPath.unwrap(targetpath);
+      Path from = rel(srcpath);
+      Path to = target.rel(targetpath);
       disk().rename(fs, dir.resolve(from), target.dir.resolve(to), () -> {
         handle.move(from, target.handle, to);
         return null;
@@ -113,7 +119,7 @@ class DiskDirectoryStream implements DirectoryStream<Path> {
 
     @Override
     public <V extends FileAttributeView> V getFileAttributeView(Path path, Class<V> type, LinkOption... options) {
-      return handle.getFileAttributeView(DiskPath.unwrap(path), type, options);
+      return handle.getFileAttributeView(rel(path), type, options);
     }
   }
 }

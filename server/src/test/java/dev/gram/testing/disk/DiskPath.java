@@ -139,7 +139,8 @@ final class DiskPath implements Path {
   @Override
   public Path toRealPath(LinkOption... options) throws IOException {
     fs.checkAlive();
-    return wrap(real.toRealPath(options));
+    // On a disk that folds names, the real path is spelled as the folders spell it.
+    return wrap(fs.disk().spelled(real).toRealPath(options));
   }
 
   @Override

@@ -37,8 +37,9 @@ final class DiskProvider extends FileSystemProvider {
     return fs.disk();
   }
 
-  private static Path real(Path p) {
-    return DiskPath.unwrap(p);
+  /** The real file a path names: spelled as the disk's folders spell it when the disk folds names. */
+  private Path real(Path p) {
+    return disk().spelled(DiskPath.unwrap(p));
   }
 
   @Override

@@ -93,6 +93,7 @@ public final class SimulatedDisk {
 
   private record Fault(String op, Predicate<String> name, String message, int[] left) {}
   private volatile long fsyncLatencyNanos;
+  private volatile boolean foldsNames;
 
   private SimulatedDisk(Path base) {
     this.base = base.toAbsolutePath().normalize();
@@ -133,6 +134,20 @@ public final class SimulatedDisk {
         dir.durableEntries.put(name, child.id);
       }
     }
+  }
+
+  /**
+   * Makes this disk's names case-insensitive and normalization-insensitive but preserving, as
+   * macOS's and Windows' volumes are by default ({@link FoldedNames}).
+   */
+  public SimulatedDisk foldingNames() {
+    foldsNames = true;
+    return this;
+  }
+
+  /** The real file behind {@code real}: the existing entries' spelling when this disk folds names. */
+  Path spelled(Path real) {
+    return foldsNames ? FoldedNames.spelled(base, real) : real;
   }
 
   /** The folder {@code base} as the code under test must see it. */
