@@ -319,11 +319,12 @@ public final class Vault implements DocumentReader, DocumentWriter {
 
   @Override
   public List<DocSnapshot> documentsUnder(VaultPath folder) {
-    String prefix = folder.path().isEmpty() ? "" : folder.path() + "/";
+    // Folders compared as the volume compares names: on macOS, "P" is the folder "p".
+    String prefix = folder.path().isEmpty() ? "" : store.names.key(folder.path() + "/");
     List<DocSnapshot> out = new ArrayList<>();
     for (DocSnapshot s : documents()) {
       boolean inMount = s.path().startsWith(PathResolver.MOUNTS + "/");
-      if (prefix.isEmpty() ? !inMount : s.path().startsWith(prefix)) {
+      if (prefix.isEmpty() ? !inMount : store.names.key(s.path()).startsWith(prefix)) {
         out.add(s);
       }
     }

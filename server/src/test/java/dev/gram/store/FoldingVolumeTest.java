@@ -37,6 +37,8 @@ class FoldingVolumeTest {
       GramException stale = t.patchFails("p/NOTES.gram", 0, other.shortHash(), "r-2", ops(add("task", "b", "B")));
       assertThat(stale.code().name()).as("the third spelling's base is stale too").isEqualTo("STALE_REVISION");
       assertThat(t.read("p/Notes.gram").rev()).isEqualTo(1);
+      assertThat(t.vault.documentsUnder(t.vault.paths().folder("P"))).extracting(DocSnapshot::path)
+          .as("the folder in another case").containsExactly("p/Notes.gram");
       t.vault.checkpointNow();
     }
     assertThat(files(dir.resolve("p"))).containsExactly("Notes.gram");
