@@ -37,8 +37,15 @@ final class VaultNames {
     }
   }
 
-  /** The probe's name: hidden (the scan skips it) and holding a cased letter and a composed one. */
-  static final String PROBE = ".gram-names-Probe-\u00e9";
+  /**
+   * The probe's name: hidden (the scan skips it), holding a cased letter and a composed one, and
+   * this process's own, so that cluster nodes starting together on one vault do not delete each
+   * other's probe.
+   */
+  static String probeName() {
+    return ".gram-names-Probe-\u00e9-" + ProcessHandle.current().pid() + "-"
+        + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+  }
 
   private volatile Folding vault = Folding.NONE;
   private final Map<String, Folding> mounts = new ConcurrentHashMap<>();
@@ -84,13 +91,13 @@ final class VaultNames {
     if (!Files.isDirectory(root)) {
       return Folding.NONE;
     }
-    Path probe = root.resolve(PROBE);
-    Files.deleteIfExists(probe);
+    String name = probeName();
+    Path probe = root.resolve(name);
     Files.createFile(probe);
     try {
       return new Folding(
-          Files.exists(root.resolve(PROBE.toUpperCase(Locale.ROOT)), LinkOption.NOFOLLOW_LINKS),
-          Files.exists(root.resolve(Normalizer.normalize(PROBE, Normalizer.Form.NFD)), LinkOption.NOFOLLOW_LINKS));
+          Files.exists(root.resolve(name.toUpperCase(Locale.ROOT)), LinkOption.NOFOLLOW_LINKS),
+          Files.exists(root.resolve(Normalizer.normalize(name, Normalizer.Form.NFD)), LinkOption.NOFOLLOW_LINKS));
     } finally {
       Files.deleteIfExists(probe);
     }
