@@ -42,8 +42,10 @@ final class VaultNames {
    * this process's own, so that cluster nodes starting together on one vault do not delete each
    * other's probe.
    */
+  static final String PROBE_PREFIX = ".gram-names-Probe-";
+
   static String probeName() {
-    return ".gram-names-Probe-\u00e9-" + ProcessHandle.current().pid() + "-"
+    return PROBE_PREFIX + "\u00e9-" + ProcessHandle.current().pid() + "-"
         + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
   }
 
@@ -100,6 +102,19 @@ final class VaultNames {
           Files.exists(root.resolve(Normalizer.normalize(name, Normalizer.Form.NFD)), LinkOption.NOFOLLOW_LINKS));
     } finally {
       Files.deleteIfExists(probe);
+      deleteLeftoverProbes(root);
+    }
+  }
+
+  /** Probes a crash left behind: any a minute old (a probe lives for microseconds). */
+  private static void deleteLeftoverProbes(Path root) throws IOException {
+    long minuteAgo = System.currentTimeMillis() - 60_000;
+    try (DirectoryStream<Path> left = Files.newDirectoryStream(root, PROBE_PREFIX + "*")) {
+      for (Path p : left) {
+        if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < minuteAgo) {
+          Files.deleteIfExists(p);
+        }
+      }
     }
   }
 

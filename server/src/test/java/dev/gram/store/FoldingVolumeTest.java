@@ -123,6 +123,19 @@ class FoldingVolumeTest {
     assertThat(files(dir.resolve("p"))).containsExactlyInAnyOrder("Notes.gram", "notes.gram");
   }
 
+  @Test
+  void theProbeLeavesNothingBehindAndClearsWhatACrashLeft() throws Exception {
+    Path old = Files.createFile(dir.resolve(VaultNames.PROBE_PREFIX + "\u00e9-1-dead"));
+    Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+    Path recent = Files.createFile(dir.resolve(VaultNames.PROBE_PREFIX + "\u00e9-2-beef"));
+    try (TestVault t = TestVault.open(dir)) {
+      t.create("p/a.gram", "A", "# Body");
+    }
+    assertThat(files(dir)).as("an hour-old probe goes; one that may be another node's stays")
+        .noneMatch(n -> n.endsWith("dead")).anyMatch(n -> n.endsWith("beef"))
+        .filteredOn(n -> n.startsWith(VaultNames.PROBE_PREFIX)).hasSize(1);
+  }
+
   private static List<String> files(Path folder) throws IOException {
     try (Stream<Path> s = Files.list(folder)) {
       return s.map(p -> p.getFileName().toString()).sorted().toList();
