@@ -37,13 +37,13 @@ final class VaultNames {
     }
   }
 
-  /**
-   * The probe's name: hidden (the scan skips it), holding a cased letter and a composed one, and
-   * this process's own, so that cluster nodes starting together on one vault do not delete each
-   * other's probe.
-   */
+  /** How every probe's name starts: hidden, so the scan and the watcher skip it. */
   static final String PROBE_PREFIX = ".gram-names-Probe-";
 
+  /**
+   * A probe's name: holding a cased letter and a composed one, and this process's own, so that
+   * cluster nodes starting together on one vault do not delete each other's probe.
+   */
   static String probeName() {
     return PROBE_PREFIX + "\u00e9-" + ProcessHandle.current().pid() + "-"
         + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
