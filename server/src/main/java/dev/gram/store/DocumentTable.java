@@ -16,23 +16,46 @@ final class DocumentTable {
   private final Map<String, DocumentActor> actors = new ConcurrentHashMap<>();
   private final Map<String, String> pathById = new ConcurrentHashMap<>();
   private final Map<String, String> idByPath = new ConcurrentHashMap<>();
+  /** On a volume that folds names: each folder of a document, by its key, as first spelled. */
+  private final Map<String, String> folders = new ConcurrentHashMap<>();
 
   DocumentTable(VaultNames names) {
     this.names = names;
   }
 
   DocumentActor actor(VaultPath p, Function<VaultPath, DocumentActor> create) {
-    return actors.computeIfAbsent(names.key(p.path()), k -> create.apply(p));
+    return actors.computeIfAbsent(names.key(p.path()), k -> {
+      DocumentActor a = create.apply(p);
+      if (names.folds()) {
+        for (int slash = p.path().indexOf('/'); slash > 0; slash = p.path().indexOf('/', slash + 1)) {
+          String folder = p.path().substring(0, slash);
+          folders.putIfAbsent(names.key(folder), folder);
+        }
+      }
+      return a;
+    });
   }
 
   DocumentActor get(String path) {
     return actors.get(names.key(path));
   }
 
-  /** The path the document at {@code path} is known by: its actor's spelling, or {@code path}. */
+  /**
+   * The path the document at {@code path} is known by: its actor's spelling; for a new document,
+   * {@code path} with its folders spelled as the vault's documents spell them (on a volume that
+   * folds names, {@code Projects/new.gram} lands in the folder {@code projects}, and is named so).
+   */
   String spelling(String path) {
     DocumentActor a = actors.get(names.key(path));
-    return a == null ? path : a.location().path();
+    if (a != null) {
+      return a.location().path();
+    }
+    int last = path.lastIndexOf('/');
+    if (!names.folds() || last < 0) {
+      return path;
+    }
+    String folder = folders.get(names.key(path.substring(0, last)));
+    return folder == null ? path : folder + path.substring(last);
   }
 
   Collection<DocumentActor> actors() {

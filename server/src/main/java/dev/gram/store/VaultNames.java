@@ -51,6 +51,12 @@ final class VaultNames {
 
   private volatile Folding vault = Folding.NONE;
   private final Map<String, Folding> mounts = new ConcurrentHashMap<>();
+  private volatile boolean folds;
+
+  /** Whether any root ignores something in names: else every key is its path. */
+  boolean folds() {
+    return folds;
+  }
 
   /** The key of a document path: equal for two paths exactly when they name one file. */
   String key(String path) {
@@ -68,9 +74,13 @@ final class VaultNames {
   /** Probes the vault's root and every mount's; call before the log is read or a document loaded. */
   void probe(PathResolver paths, boolean vaultWritable) {
     vault = probe(paths.vaultRoot(), vaultWritable);
+    boolean any = !vault.equals(Folding.NONE);
     for (VaultPath.MountPoint m : paths.mounts()) {
-      mounts.put(m.id(), probe(m.root(), vaultWritable && m.writable()));
+      Folding f = probe(m.root(), vaultWritable && m.writable());
+      mounts.put(m.id(), f);
+      any |= !f.equals(Folding.NONE);
     }
+    folds = any;
   }
 
   static Folding probe(Path root, boolean writable) {

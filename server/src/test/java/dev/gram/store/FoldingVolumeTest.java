@@ -64,6 +64,18 @@ class FoldingVolumeTest {
   }
 
   @Test
+  void aNewDocumentInAFolderNamedInAnotherCaseIsNamedAsTheFolderIs() throws Exception {
+    SimulatedDisk disk = SimulatedDisk.over(dir).foldingNames();
+    try (TestVault t = TestVault.open(disk.root())) {
+      t.create("projects/a.gram", "A", "# Body");
+      assertThat(t.create("Projects/b.gram", "B", "# Body").path()).isEqualTo("projects/b.gram");
+      assertThat(t.vault.documents()).extracting(DocSnapshot::path)
+          .as("one project folder, as the volume has one").containsExactly("projects/a.gram", "projects/b.gram");
+    }
+    assertThat(files(dir)).contains("projects").doesNotContain("Projects");
+  }
+
+  @Test
   void composedAndDecomposedNamesAreOneDocument() throws Exception {
     SimulatedDisk disk = SimulatedDisk.over(dir).foldingNames();
     try (TestVault t = TestVault.open(disk.root())) {
