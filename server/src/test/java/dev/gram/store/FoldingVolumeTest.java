@@ -155,12 +155,6 @@ class FoldingVolumeTest {
   }
 
   private List<Path> setAside() throws IOException {
-    Path folder = dir.resolve(WriteAheadLog.FOLDER).resolve(SetAsideFiles.FOLDER);
-    if (!Files.isDirectory(folder)) {
-      return List.of();
-    }
-    try (Stream<Path> s = Files.list(folder)) {
-      return s.toList();
-    }
+    return TestVault.setAsideIn(dir);
   }
 }

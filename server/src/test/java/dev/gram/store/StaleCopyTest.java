@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,13 +54,7 @@ class StaleCopyTest {
   }
 
   private List<Path> setAside() throws IOException {
-    Path folder = dir.resolve(WriteAheadLog.FOLDER).resolve(SetAsideFiles.FOLDER);
-    if (!Files.isDirectory(folder)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.list(folder)) {
-      return files.toList();
-    }
+    return TestVault.setAsideIn(dir);
   }
 
   @Test

@@ -55,6 +55,17 @@ final class TestVault implements AutoCloseable {
     return new TestVault(dir, v);
   }
 
+  /** The files a vault at {@code dir} set aside for a person to read (none when the folder is absent). */
+  static List<Path> setAsideIn(Path dir) throws java.io.IOException {
+    Path folder = dir.resolve(WriteAheadLog.FOLDER).resolve(SetAsideFiles.FOLDER);
+    if (!java.nio.file.Files.isDirectory(folder)) {
+      return List.of();
+    }
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(folder)) {
+      return files.toList();
+    }
+  }
+
   static <T> T await(Future<T> f) {
     return dev.gram.testing.StoreWrites.await(f);
   }
