@@ -33,8 +33,7 @@ public record GramFile(GramDocument state, List<Revision> history, int headRev, 
       Revision last = history.get(history.size() - 1);
       sb.append("@history ").append(last.rev()).append(' ').append(last.chain()).append('\n');
       for (Revision r : history) {
-        sb.append(HistoryCodec.entryText(r));
-        sb.append("chain ").append(r.chain()).append('\n');
+        sb.append(HistoryCodec.fileEntry(r));
       }
     }
     return sb.toString();

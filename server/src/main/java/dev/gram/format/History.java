@@ -1,7 +1,6 @@
 package dev.gram.format;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * one reference per line.
  *
  * <p>Immutable: {@link #append} returns a new history sharing the checkpoints of this one, and its
- * lists of revisions and encoded entries ({@link AppendOnlyList}), so a commit costs the same on a
+ * list of revisions ({@link AppendOnlyList}), so a commit costs the same on a
  * document of ten revisions as on one of a hundred thousand.
  */
 public final class History {
@@ -29,9 +28,8 @@ public final class History {
   /** How the line that starts a file's history begins. */
   private static final byte[] HISTORY_LINE = "\n@history ".getBytes(StandardCharsets.UTF_8);
 
+  /** Each holds its entry as written in the file, encoded once: a checkpoint writes them all. */
   private final AppendOnlyList<Revision> revisions;
-  /** Each revision's entry as written in the file, encoded once: a commit rewrites them all. */
-  private final AppendOnlyList<byte[]> entryBytes;
   private final List<String> headLines;
   /** Checkpoint texts by revision; shared by all histories descending from the same load. */
   private final Map<Integer, List<String>> checkpoints;
@@ -40,12 +38,10 @@ public final class History {
 
   private History(
       AppendOnlyList<Revision> revisions,
-      AppendOnlyList<byte[]> entryBytes,
       List<String> headLines,
       Map<Integer, List<String>> checkpoints,
       Map<Integer, GramDocument> recentStates) {
     this.revisions = revisions;
-    this.entryBytes = entryBytes;
     this.headLines = headLines;
     this.checkpoints = checkpoints;
     this.recentStates = recentStates;
@@ -55,8 +51,7 @@ public final class History {
   public static History first(Revision rev0, List<String> lines) {
     Map<Integer, List<String>> cps = new ConcurrentHashMap<>();
     cps.put(0, List.copyOf(lines));
-    return new History(AppendOnlyList.of(List.of(rev0)), AppendOnlyList.of(List.of(encode(rev0))), List.copyOf(lines),
-        cps, newRecent());
+    return new History(AppendOnlyList.of(List.of(rev0)), List.copyOf(lines), cps, newRecent());
   }
 
   /**
@@ -111,11 +106,7 @@ public final class History {
         cps.put(r.rev(), text);
       }
     }
-    List<byte[]> bytes = new ArrayList<>(revisions.size());
-    for (Revision r : revisions) {
-      bytes.add(encode(r));
-    }
-    return new History(AppendOnlyList.of(revisions), AppendOnlyList.of(bytes), text, cps, newRecent());
+    return new History(AppendOnlyList.of(revisions), text, cps, newRecent());
   }
 
   private static Map<Integer, GramDocument> newRecent() {
@@ -201,10 +192,6 @@ public final class History {
     return s.file().state();
   }
 
-  private static byte[] encode(Revision r) {
-    return HistoryCodec.fileEntry(r).getBytes(StandardCharsets.UTF_8);
-  }
-
   /**
    * The whole file for this history with {@code state} at the top: the same bytes as {@link
    * GramFile#write()}, from entries encoded once instead of at every commit.
@@ -222,8 +209,8 @@ public final class History {
     Revision last = head();
     byte[] headLine = headLine(last);
     int size = top.length + headLine.length;
-    for (byte[] b : entryBytes) {
-      size += b.length;
+    for (Revision r : revisions) {
+      size += r.entry().length;
     }
     byte[] out = new byte[size];
     int at = 0;
@@ -231,7 +218,8 @@ public final class History {
     at += top.length;
     System.arraycopy(headLine, 0, out, at, headLine.length);
     at += headLine.length;
-    for (byte[] b : entryBytes) {
+    for (Revision r : revisions) {
+      byte[] b = r.entry();
       System.arraycopy(b, 0, out, at, b.length);
       at += b.length;
     }
@@ -280,7 +268,7 @@ public final class History {
     }
     int pos = at + head.length;
     for (int k = 0; k <= rev; k++) {
-      byte[] entry = entryBytes.get(k);
+      byte[] entry = revisions.get(k).entry();
       if (!regionIs(file, pos, entry)) {
         return -1;
       }
@@ -334,8 +322,7 @@ public final class History {
       }
     });
     return new History(
-        AppendOnlyList.of(revisions.subList(0, size)), AppendOnlyList.of(entryBytes.subList(0, size)), lines, cps,
-        newRecent());
+        AppendOnlyList.of(revisions.subList(0, size)), lines, cps, newRecent());
   }
 
   /** A new history with one more revision whose canonical text is {@code lines}. */
@@ -348,6 +335,6 @@ public final class History {
       checkpoints.put(next.rev(), copy);
     }
     // O(1): the new history shares this one's arrays (AppendOnlyList), which stays as it was.
-    return new History(revisions.plus(next), entryBytes.plus(encode(next)), copy, checkpoints, recentStates);
+    return new History(revisions.plus(next), copy, checkpoints, recentStates);
   }
 }

@@ -36,6 +36,11 @@ public final class CommitCpuBench {
   public static void main(String[] args) throws Exception {
     Path base = Files.createDirectories(Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath());
     Path root = Files.createTempDirectory(base, "cpu-");
+    int memoryCommits = Integer.getInteger("bench.memoryCommits", 0);
+    if (memoryCommits > 0) {
+      memory(root.resolve("memory"), memoryCommits);
+      System.exit(0);
+    }
     int historyCommits = Integer.getInteger("bench.historyCommits", 0);
     if (historyCommits > 0) {
       growing(root.resolve("growing"), historyCommits);
@@ -92,6 +97,51 @@ public final class CommitCpuBench {
           wall / 1e6 / block);
     }
     await(vault.close());
+  }
+
+  /**
+   * The heap a revision holds: one document of 10 records, {@code commits} sequential commits,
+   * the live heap after a full collection before and after them, and again after the vault is
+   * closed and opened anew (what a restart loads from the file), divided by the commits. Every
+   * revision of every document is in memory today, so this bounds the history a heap can start.
+   */
+  static void memory(Path dir, int commits) throws Exception {
+    Vault vault = open(dir);
+    VaultPath vp = seeded(vault, 10);
+    long before = liveHeap();
+    for (int i = 0; i < commits; i++) {
+      commit(vault, vp, "m-" + i, set(i));
+    }
+    long written = liveHeap();
+    await(vault.close());
+    vault = null;
+    long closed = liveHeap();
+    Vault reopened = open(dir);
+    await(reopened.read(reopened.paths().writableDocument("p/doc.gram")));
+    long loaded = liveHeap();
+    System.err.println("| commits | live heap per revision, written | after a restart |");
+    System.err.println("|---|---|---|");
+    System.err.printf(Locale.ROOT, "| %d | %d B | %d B |%n", commits, (written - before) / commits,
+        (loaded - closed) / commits);
+    if (Boolean.getBoolean("bench.histogram")) {
+      // Where the bytes are: the live classes' counts and sizes, as jcmd GC.class_histogram shows.
+      Object lines = ManagementFactory.getPlatformMBeanServer().invoke(
+          new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+          new Object[] {new String[0]}, new String[] {String[].class.getName()});
+      ((String) lines).lines().limit(25).forEach(System.err::println);
+    }
+    await(reopened.close());
+  }
+
+  /** The heap in use after full collections, once it stops shrinking. */
+  static long liveHeap() throws InterruptedException {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      Thread.sleep(100);
+      used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    }
+    return used;
   }
 
   /** A vault of its own in {@code dir}, started. */
