@@ -265,7 +265,7 @@ final class DocumentActor {
       }
       DocSnapshot published = new DocSnapshot(location.path(), location, built.state(), built.history(), rev.rev(),
           built.hash(), s.fingerprint(), s.persistedRevisions(), null);
-      ctx.requests().committed(p.requestId(), location.path(), rev.rev(), p.digest());
+      ctx.requests().committed(p.requestId(), location.path(), rev.rev());
       doc.committed(published, built.text());
       CommitReceipt r = new CommitReceipt(location.path(), rev.rev(), published.shortHash(), outcome.created(),
           p.requestId(), outcome.diagnostics(), false);

@@ -230,7 +230,7 @@ final class DocumentFile {
     FollowedRevisions f = FollowedRevisions.onto(s.requireHistory(), revisions);
     for (Revision r : f.joined()) {
       if (r.requestId() != null) {
-        ctx.requests().committed(r.requestId(), location.path(), r.rev(), r.digest());
+        ctx.requests().committed(r.requestId(), location.path(), r.rev());
       }
     }
     if (!f.aside().isEmpty()) {

@@ -51,13 +51,13 @@ final class Idempotency {
     String path = s.path();
     RequestIndex.Entry used = index.lookup(p.requestId());
     if (used != null) {
-      if (!used.inFlight() && used.path().equals(path) && used.digest().equals(p.digest())
-          && s.history() != null && used.rev() <= s.rev()) {
+      if (!used.inFlight() && used.path().equals(path) && s.history() != null && used.rev() <= s.rev()
+          && p.digest().equals(s.history().revision(used.rev()).digest())) {
         return originalReceipt(s, used.rev(), p);
       }
       throw reuse(used);
     }
-    if (!index.reserve(p.requestId(), path, p.digest())) {
+    if (!index.reserve(p.requestId(), path)) {
       throw reuse(index.lookup(p.requestId()));
     }
     String elsewhere;
@@ -85,8 +85,8 @@ final class Idempotency {
     }
   }
 
-  void committed(String requestId, String path, int rev, String digest) {
-    index.committed(requestId, path, rev, digest);
+  void committed(String requestId, String path, int rev) {
+    index.committed(requestId, path, rev);
     claimedHere.remove(requestId);
   }
 

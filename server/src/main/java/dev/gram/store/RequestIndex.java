@@ -14,8 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RequestIndex {
 
-  /** Where an id was used, and the digest of its intent; {@code rev} is -1 while in flight. */
-  record Entry(String path, int rev, String digest) {
+  /**
+   * Where an id was used; {@code rev} is -1 while in flight. The digest of its intent is not kept
+   * here: the revision in the history holds it, and this index has an entry per revision written.
+   */
+  record Entry(String path, int rev) {
     boolean inFlight() {
       return rev < 0;
     }
@@ -29,8 +32,8 @@ final class RequestIndex {
   }
 
   /** Claims an id for a write in flight; false when the id is already taken. */
-  boolean reserve(String requestId, String path, String digest) {
-    return byId.putIfAbsent(requestId, new Entry(path, -1, digest)) == null;
+  boolean reserve(String requestId, String path) {
+    return byId.putIfAbsent(requestId, new Entry(path, -1)) == null;
   }
 
   void release(String requestId, String path) {
@@ -38,8 +41,8 @@ final class RequestIndex {
         requestId, (k, e) -> e.inFlight() && e.path().equals(path) ? null : e);
   }
 
-  void committed(String requestId, String path, int rev, String digest) {
-    byId.put(requestId, new Entry(path, rev, digest));
+  void committed(String requestId, String path, int rev) {
+    byId.put(requestId, new Entry(path, rev));
     idsByPath.computeIfAbsent(path, k -> ConcurrentHashMap.newKeySet()).add(requestId);
   }
 
@@ -51,9 +54,10 @@ final class RequestIndex {
     }
     Set<String> ids = ConcurrentHashMap.newKeySet();
     for (Revision r : history.revisions()) {
-      if (r.requestId() != null) {
-        byId.put(r.requestId(), new Entry(path, r.rev(), r.digest()));
-        ids.add(r.requestId());
+      String id = r.requestId(); // decoded anew on each call: one copy serves both maps
+      if (id != null) {
+        byId.put(id, new Entry(path, r.rev()));
+        ids.add(id);
       }
     }
     idsByPath.put(path, ids);
