@@ -20,8 +20,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * one reference per line.
  *
  * <p>Immutable: {@link #append} returns a new history sharing the checkpoints of this one, and its
- * list of revisions ({@link AppendOnlyList}), so a commit costs the same on a
- * document of ten revisions as on one of a hundred thousand.
+ * list of revisions ({@link AppendOnlyList}), so a commit costs the same on a document of ten
+ * revisions as on one of a hundred thousand.
  */
 public final class History {
   public static final int CHECKPOINT_EVERY = 32;

@@ -15,9 +15,10 @@ import java.util.Objects;
  * their size bounds the history a heap can hold and start. Held as parsed fields beside the
  * encoded bytes that a checkpoint writes, a one-field patch took about 1,150 bytes of heap (1,310
  * after a restart); as bytes alone, about 600 in all, of which the entry is some 340 ({@code
- * CommitCpuBench -Dbench.memoryCommits}, docs/performance.md). The number and the two times, which reads by time walk over, are
- * fields; every other part is read from the bytes when asked (a scan of one entry, a few hundred
- * bytes; the hashes from its end). Immutable; equal when the number, the times and the bytes are.
+ * CommitCpuBench -Dbench.memoryCommits}, docs/performance.md). The number and the two times,
+ * which reads by time walk over, are fields; every other part is read from the bytes when asked
+ * (a scan of one entry, a few hundred bytes; the state hash from its end). Immutable; equal when
+ * the number, the times and the bytes are.
  *
  * <p>The parts, as the constructor takes them:
  *

@@ -21,7 +21,8 @@
  * and delta of the next state cost only the entities a change touched. A revision
  * ({@link dev.gram.format.Revision}) records who, when, the effective time, the request id and
  * digest, the entity changes, a forward line delta ({@link dev.gram.format.LineDiff}) and the
- * state and chain hashes; {@link dev.gram.format.History} rebuilds any past state from the
+ * state and chain hashes, held as the bytes of its entry in the file (every revision stays in
+ * memory, so that is what one costs); {@link dev.gram.format.History} rebuilds any past state from the
  * nearest in-memory checkpoint. A broken chain is an
  * {@link dev.gram.format.IntegrityException}.
  *
