@@ -137,7 +137,16 @@ public final class HistoryCodec {
         at = nl + 1;
         continue;
       }
-      String[] p = new String(entry, at + 5, nl - at - 5, StandardCharsets.UTF_8).split(" ", -1);
+      // "diff <start> <deleteCount>": two decimal numbers that encode wrote.
+      int start = 0;
+      int k = at + 5;
+      for (; entry[k] != ' '; k++) {
+        start = start * 10 + (entry[k] - '0');
+      }
+      int deleteCount = 0;
+      for (k++; k < nl; k++) {
+        deleteCount = deleteCount * 10 + (entry[k] - '0');
+      }
       List<String> lines = new ArrayList<>();
       at = nl + 1;
       while (at < end && entry[at] == '|') {
@@ -145,7 +154,7 @@ public final class HistoryCodec {
         lines.add(new String(entry, at + 1, nl - at - 1, StandardCharsets.UTF_8));
         at = nl + 1;
       }
-      out.add(new Revision.Hunk(Integer.parseInt(p[0]), Integer.parseInt(p[1]), lines));
+      out.add(new Revision.Hunk(start, deleteCount, lines));
     }
     return List.copyOf(out);
   }

@@ -116,13 +116,15 @@ public final class CommitCpuBench {
     await(vault.close());
     vault = null;
     long closed = liveHeap();
+    long t0 = System.nanoTime();
     Vault reopened = open(dir);
     await(reopened.read(reopened.paths().writableDocument("p/doc.gram")));
+    double loadMs = (System.nanoTime() - t0) / 1e6;
     long loaded = liveHeap();
-    System.err.println("| commits | live heap per revision, written | after a restart |");
-    System.err.println("|---|---|---|");
-    System.err.printf(Locale.ROOT, "| %d | %d B | %d B |%n", commits, (written - before) / commits,
-        (loaded - closed) / commits);
+    System.err.println("| commits | live heap per revision, written | after a restart | start and first read |");
+    System.err.println("|---|---|---|---|");
+    System.err.printf(Locale.ROOT, "| %d | %d B | %d B | %.0f ms |%n", commits, (written - before) / commits,
+        (loaded - closed) / commits, loadMs);
     if (Boolean.getBoolean("bench.histogram")) {
       // Where the bytes are: the live classes' counts and sizes, as jcmd GC.class_histogram shows.
       Object lines = ManagementFactory.getPlatformMBeanServer().invoke(
