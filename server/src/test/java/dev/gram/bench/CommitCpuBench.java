@@ -29,6 +29,10 @@ import java.util.concurrent.TimeUnit;
  * divided by the commits, minus nothing: the writer's own wait loop is included, so the figure
  * is an upper bound. Run: {@code mvn -B -Pbench -DskipTests package exec:exec
  * -Dbench.main=dev.gram.bench.CommitCpuBench}.
+ *
+ * <p>Other modes: {@code -Dbench.historyCommits=N}, the cost of a commit as the history grows
+ * ({@link #growing}); {@code -Dbench.memoryCommits=N}, the heap a revision holds, written and after
+ * a restart ({@link #memory}; {@code -Dbench.histogram=true} adds the live classes).
  */
 public final class CommitCpuBench {
   private CommitCpuBench() {}
