@@ -199,6 +199,26 @@ class ClusterIT {
       partitions += health(p).getJsonObject("cluster").getInteger("partitions_owned");
     }
     assertThat(partitions).as("every partition has one owner").isEqualTo(271);
+
+    // A person edits a document's file once its owner has checkpointed the last revision there:
+    // every node reads the edit (each watches the shared folder).
+    Path file = dir.resolve("vault/shared/doc2.gram");
+    long checkpointed = System.nanoTime() + 30_000_000_000L;
+    while (!Files.readString(file).contains("\n@history 3 ") && System.nanoTime() < checkpointed) {
+      Thread.sleep(100);
+    }
+    Files.writeString(file, Files.readString(file).replaceFirst("\nv 3\n", "\nv 77\n"));
+    for (ServerProcess reader : all) {
+      long readBy = System.nanoTime() + 30_000_000_000L;
+      int seen = -1;
+      while (seen != 77 && System.nanoTime() < readBy) {
+        seen = value(call(reader, "gram_get", new JsonObject().put("path", "shared/doc2.gram").put("entity", "c1")));
+        if (seen != 77) {
+          Thread.sleep(50);
+        }
+      }
+      assertThat(seen).as("a person's edit of the file, read on every node").isEqualTo(77);
+    }
   }
 
   @Test
