@@ -207,7 +207,10 @@ class ClusterIT {
     while (!Files.readString(file).contains("\n@history 3 ") && System.nanoTime() < checkpointed) {
       Thread.sleep(100);
     }
-    Files.writeString(file, Files.readString(file).replaceFirst("\nv 3\n", "\nv 77\n"));
+    // Saved as many editors save, whole (a save seen halfway is SaveInProgress's, tested on its own).
+    Path saving = file.resolveSibling(".doc2.gram.saving");
+    Files.writeString(saving, Files.readString(file).replaceFirst("\nv 3\n", "\nv 77\n"));
+    Files.move(saving, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     for (ServerProcess reader : all) {
       long readBy = System.nanoTime() + 30_000_000_000L;
       int seen = -1;
