@@ -180,7 +180,9 @@ public final class HistoryCodec {
   }
 
   public static String chain(String previousChain, Revision r) {
-    return Hashes.sha256((previousChain == null ? "" : previousChain) + "\n" + r.text());
+    // Over the entry's bytes as the revision holds them: every commit, follow and load hashes one.
+    byte[] head = ((previousChain == null ? "" : previousChain) + "\n").getBytes(StandardCharsets.UTF_8);
+    return Hashes.sha256(head, r.entry(), r.textLength());
   }
 
   /** Returns a copy of {@code r} with its chain computed from the previous entry. */

@@ -144,6 +144,11 @@ public final class Revision {
     return new String(entry, 0, chainLine, StandardCharsets.UTF_8);
   }
 
+  /** How many of the entry's bytes are its {@link #text}. */
+  int textLength() {
+    return chainLine;
+  }
+
   /** The entry as the file stores it, in UTF-8; shared, never to be written. */
   byte[] entry() {
     return entry;
