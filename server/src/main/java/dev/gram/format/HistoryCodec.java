@@ -27,6 +27,14 @@ public final class HistoryCodec {
     return new String(r.entry(), StandardCharsets.UTF_8);
   }
 
+  /** {@code head} followed by the entry as the file stores it, in UTF-8: a new array. */
+  public static byte[] fileEntryAfter(byte[] head, Revision r) {
+    byte[] entry = r.entry();
+    byte[] out = Arrays.copyOf(head, head.length + entry.length);
+    System.arraycopy(entry, 0, out, head.length, entry.length);
+    return out;
+  }
+
   /** The entry of a revision with these parts, in UTF-8, as {@link #fileEntry} gives it. */
   static byte[] encode(
       int rev,

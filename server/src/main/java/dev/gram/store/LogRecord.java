@@ -25,7 +25,7 @@ sealed interface LogRecord {
   record VoidRecord(long seq, long from, long to) implements LogRecord {}
 
   static byte[] revisionPayload(String path, Revision r) {
-    return ("rev " + Values.encode(path) + "\n" + HistoryCodec.fileEntry(r)).getBytes(StandardCharsets.UTF_8);
+    return HistoryCodec.fileEntryAfter(("rev " + Values.encode(path) + "\n").getBytes(StandardCharsets.UTF_8), r);
   }
 
   static byte[] voidPayload(long from, long to) {
