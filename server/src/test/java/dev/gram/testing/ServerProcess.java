@@ -72,7 +72,8 @@ public final class ServerProcess implements AutoCloseable {
 
   /** The java launcher of the running JVM, so the server runs on the same Java as the tests. */
   public static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    // -Dgram.java: a benchmark of the server on another JVM than the one running the benchmark.
+    return System.getProperty("gram.java", Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
 
   /** The command line that runs the server with these folders and extra arguments. */

@@ -11,17 +11,21 @@ import java.util.Optional;
 
 /**
  * Lets {@code java -jar gram-mcp.jar} (the README's command, and a sidecar's registration) start
- * with the class-data archive the build trained ({@code gram-mcp.jar.jsa} beside the jar), which
- * only a command-line option can name. When the archive is there and newer than the jar, and this
- * JVM was not already given an archive, the process replaces itself ({@code execv}, the same pid,
- * the same stdin and stdout) with the same command plus {@code -XX:SharedArchiveFile} and JVM
- * logging sent to stderr (the JVM's default is stdout, which belongs to the stdio transport).
- * This runs first thing in {@code main}, before anything else loads.
+ * with what the build's training run left beside the jar, which only a command-line option can
+ * name: on JDK 25 or later an ahead-of-time cache ({@code gram-mcp.jar.aot}: the classes loaded and
+ * linked, and the methods' profiles, so the JIT compiles the hot paths from the first calls); on
+ * older JDKs a class-data archive ({@code gram-mcp.jar.jsa}: the classes only). When one is there
+ * and newer than the jar, and this JVM was not already given one, the process replaces itself
+ * ({@code execv}, the same pid, the same stdin and stdout) with the same command plus {@code
+ * -XX:AOTCache} or {@code -XX:SharedArchiveFile} and JVM logging sent to stderr (the JVM's default
+ * is stdout, which belongs to the stdio transport). This runs first thing in {@code main}, before
+ * anything else loads.
  *
  * <p>Nothing happens on a platform without {@code execv} (Windows), with {@code GRAM_MCP_CDS=off},
  * for an archive older than the jar or written by another JVM or for the jar at another path (the
- * training run notes both in {@code gram-mcp.jar.jsa.jvm}), or when this JVM's own options already name an archive (the
- * launcher script's, or a relaunched one). If {@code execv} fails, this JVM simply goes on.
+ * training run notes both in {@code gram-mcp.jar.aot.jvm} or {@code gram-mcp.jar.jsa.jvm}), or when
+ * this JVM's own options already name an archive (the launcher script's, or a relaunched one). If
+ * {@code execv} fails, this JVM simply goes on.
  */
 final class ArchiveRelaunch {
   private ArchiveRelaunch() {}
@@ -42,6 +46,45 @@ final class ArchiveRelaunch {
   static String jvm(Path jar) {
     return System.getProperty("java.vm.version") + " " + System.getProperty("java.home") + " "
         + jar.toAbsolutePath().normalize();
+  }
+
+  /**
+   * The option that maps what the training run left beside {@code jar} for this JVM: its
+   * ahead-of-time cache when there is a good one, else its class-data archive when there is a good
+   * one, else nothing.
+   */
+  static Optional<String> archiveOption(Path jar) {
+    if (Runtime.version().feature() >= 25 && madeForThisJvm(jar, aotCache(jar))) {
+      return Optional.of("-XX:AOTCache=" + aotCache(jar));
+    }
+    if (madeForThisJvm(jar, classArchive(jar))) {
+      return Optional.of("-XX:SharedArchiveFile=" + classArchive(jar));
+    }
+    return Optional.empty();
+  }
+
+  /** The ahead-of-time cache a JDK 25 training run writes beside the jar. */
+  static Path aotCache(Path jar) {
+    return jar.resolveSibling(jar.getFileName() + ".aot");
+  }
+
+  /** The class-data archive an older JDK's training run writes beside the jar. */
+  static Path classArchive(Path jar) {
+    return jar.resolveSibling(jar.getFileName() + ".jsa");
+  }
+
+  /**
+   * Whether {@code archive} is newer than the jar and its note names this JVM and this jar: the JVM
+   * refuses anything else, and this start would have paid for two JVMs for nothing.
+   */
+  private static boolean madeForThisJvm(Path jar, Path archive) {
+    try {
+      return Files.isRegularFile(archive)
+          && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0
+          && jvm(jar).equals(Files.readString(jvmFile(archive)).strip());
+    } catch (java.io.IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   /** Replaces this process when it should start with the archive; returns otherwise. */
@@ -67,22 +110,14 @@ final class ArchiveRelaunch {
       }
     }
     Path jar = Path.of(args.get(jarAt + 1));
-    Path archive = jar.resolveSibling(jar.getFileName() + ".jsa");
-    try {
-      // An archive is only good for the JVM that wrote it and the jar where it was: otherwise the
-      // JVM refuses it, and this start would have paid for two JVMs for nothing.
-      if (!Files.isRegularFile(archive)
-          || Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) <= 0
-          || !jvm(jar).equals(Files.readString(jvmFile(archive)).strip())) {
-        return;
-      }
-    } catch (java.io.IOException | RuntimeException e) {
+    Optional<String> option = archiveOption(jar);
+    if (option.isEmpty()) {
       return;
     }
     List<String> next = new ArrayList<>();
     next.add(command.get());
     next.addAll(args.subList(0, jarAt));
-    next.add("-XX:SharedArchiveFile=" + archive);
+    next.add(option.get());
     next.add("-Xlog:disable");
     next.add("-Xlog:all=warning:stderr");
     next.addAll(args.subList(jarAt, args.size()));

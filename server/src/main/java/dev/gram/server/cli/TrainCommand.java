@@ -21,9 +21,11 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code train} (hidden): a training run for the JVM's class-data archive, which the build runs
- * with {@code -XX:ArchiveClassesAtExit} (JDK 17) or {@code -XX:AOTCacheOutput} (JDK 25) so that
- * the launcher's first start is as quick as its later ones. It serves a scratch vault of its own
- * in this process over stdio, with the server's default flags, and acts as a sidecar's runtime would:
+ * with {@code -XX:ArchiveClassesAtExit} (JDK 17 to 24, {@code gram-mcp.jar.jsa}) or {@code
+ * -XX:AOTCacheOutput} (JDK 25 and later, {@code gram-mcp.jar.aot}; the pom's {@code aot-cache}
+ * profile) so that the launcher's first start is as quick as its later ones. It serves a scratch
+ * vault of its own in this process over stdio, with the server's default flags, and acts as a
+ * sidecar's runtime would:
  * the handshake, the tool list, and each kind of call a few hundred times (writes, reads, recalls
  * in every mode once the model is up, resources and prompts), so that every class those load is
  * in the archive (and, on JDK 25, the methods they run are profiled). Then stdin closes and the
@@ -60,9 +62,11 @@ final class TrainCommand implements Callable<Integer> {
   /** Beside the archive this JVM will write at exit: which JVM it is good for ({@link ArchiveRelaunch}). */
   private static void noteJvm() throws IOException {
     for (String a : ProcessHandle.current().info().arguments().orElse(new String[0])) {
-      if (a.startsWith("-XX:ArchiveClassesAtExit=")) {
-        Path archive = Path.of(a.substring("-XX:ArchiveClassesAtExit=".length()));
-        Files.writeString(ArchiveRelaunch.jvmFile(archive), ArchiveRelaunch.jvm(jarOfThisProcess()) + "\n");
+      for (String option : new String[] {"-XX:ArchiveClassesAtExit=", "-XX:AOTCacheOutput="}) {
+        if (a.startsWith(option)) {
+          Path archive = Path.of(a.substring(option.length()));
+          Files.writeString(ArchiveRelaunch.jvmFile(archive), ArchiveRelaunch.jvm(jarOfThisProcess()) + "\n");
+        }
       }
     }
   }
