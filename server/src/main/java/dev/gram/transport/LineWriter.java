@@ -4,6 +4,7 @@ import dev.gram.protocol.Outbound;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,10 @@ final class LineWriter implements Outbound {
   private volatile boolean broken;
 
   LineWriter(OutputStream out) {
-    this.out = out;
+    // Buffered, so that a line and its newline, and every line of a batch, leave in one write:
+    // unbuffered, each line took two writes to the pipe, and a client reading it woke twice
+    // (docs/performance.md, "The twenty-third session").
+    this.out = new BufferedOutputStream(out, 1 << 16);
     this.thread = new Thread(this::run, "gram-stdout");
     thread.setDaemon(true);
     thread.start();
