@@ -8,16 +8,18 @@
 // create_entities, 50 a call, each record an entity whose observations are its title,
 // description and date); queries each at once after its own ingest (gram_recall in keyword mode;
 // search_nodes), waits until gram has computed every vector and its process is idle, then queries
-// both again at rest, in alternating rounds. Prints one Markdown table with the ratios, and the
-// same numbers as JSON on the last line.
+// both again at rest, in alternating rounds. Last, the client's own floor: the same client asks a
+// stand-in server (stub.mjs) that answers at once with gram's recorded answers. Prints one Markdown
+// table with the ratios, and the same numbers as JSON on the last line.
 //
 // Options (environment): GRAM_JAR (required), PEER_RECORDS (10000), PEER_QUERIES (500 a phase),
 // PEER_DIR (scratch folder for the vaults), JAVA (java on the PATH).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { readFileSync, mkdirSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 
 const jar = process.env.GRAM_JAR;
@@ -25,6 +27,7 @@ const records = Number(process.env.PEER_RECORDS ?? 10000);
 const queriesPerPhase = Number(process.env.PEER_QUERIES ?? 500);
 const dir = process.env.PEER_DIR ?? join(process.cwd(), "vaults");
 const java = process.env.JAVA ?? "java";
+const here = dirname(fileURLToPath(import.meta.url));
 if (!jar) {
   console.error("peer: GRAM_JAR is not set");
   process.exit(2);
@@ -200,6 +203,29 @@ async function main() {
     memoryAtRest.push(...await measure(memory.client, "search_nodes", memoryQuery, queriesPerPhase / 2));
     gramAtRest.push(...await measure(gram.client, "gram_recall", gramQuery, queriesPerPhase / 2));
   }
+  // The client's own floor: the same client, the same calls, answered at once with the bytes gram
+  // answered (stub.mjs does no work), in alternating rounds with gram itself. At 100x the memory
+  // server's p50, gram's p50 must be under memoryAtRest / 100; so must the client's floor.
+  const answers = {
+    initialize: { protocolVersion: "", capabilities: gram.client.getServerCapabilities(),
+      serverInfo: gram.client.getServerVersion(), instructions: gram.client.getInstructions() },
+    toolsList: await gram.client.listTools(),
+    recall: {},
+  };
+  for (const q of QUERIES) {
+    answers.recall[q] = await call(gram.client, "gram_recall", gramQuery(q));
+  }
+  const answersFile = join(dir, "recorded-answers.json");
+  writeFileSync(answersFile, JSON.stringify(answers));
+  const stub = await connect(process.execPath, [join(here, "stub.mjs")], { STUB_ANSWERS: answersFile });
+  await measure(stub.client, "gram_recall", gramQuery, queriesPerPhase);
+  const stubAtRest = [];
+  const gramBeside = [];
+  for (let round = 0; round < 4; round++) {
+    stubAtRest.push(...await measure(stub.client, "gram_recall", gramQuery, queriesPerPhase / 2));
+    gramBeside.push(...await measure(gram.client, "gram_recall", gramQuery, queriesPerPhase / 2));
+  }
+  await stub.client.close();
   await memory.client.close();
   await gram.client.close();
 
@@ -210,6 +236,7 @@ async function main() {
     gramAtOnce: { p50: pct(gramAtOnce, 0.5), p99: pct(gramAtOnce, 0.99), whileEmbedding: stillEmbedding },
     memoryAtRest: { p50: pct(memoryAtRest, 0.5), p99: pct(memoryAtRest, 0.99) },
     gramAtRest: { p50: pct(gramAtRest, 0.5), p99: pct(gramAtRest, 0.99), vectorsSecondsAfterQueries: vectorsS, vectors, idle },
+    clientFloor: { p50: pct(stubAtRest, 0.5), p99: pct(stubAtRest, 0.99), gramBesideP50: pct(gramBeside, 0.5) },
   };
   const out = [
     `| peer (${records} records, stdio, TypeScript SDK ${sdkVersion} client) | gram-mcp p50 / p99 ms | server-memory ${memoryVersion} p50 / p99 ms | ratio of p50 |`,
@@ -217,6 +244,7 @@ async function main() {
     `| ingest (50 records a call) | ${gramIngestS.toFixed(1)} s | ${memoryIngestS.toFixed(1)} s | |`,
     `| query at once after the ingest${stillEmbedding ? " (gram still computing vectors)" : ""} | ${fmt(rows.gramAtOnce.p50)} / ${fmt(rows.gramAtOnce.p99)} | ${fmt(rows.memoryAtOnce.p50)} / ${fmt(rows.memoryAtOnce.p99)} | ${(rows.memoryAtOnce.p50 / rows.gramAtOnce.p50).toFixed(1)}× |`,
     `| query at rest (every vector computed, ${vectorsS.toFixed(0)} s later; process ${idle ? "idle" : "not idle"}) | ${fmt(rows.gramAtRest.p50)} / ${fmt(rows.gramAtRest.p99)} | ${fmt(rows.memoryAtRest.p50)} / ${fmt(rows.memoryAtRest.p99)} | ${(rows.memoryAtRest.p50 / rows.gramAtRest.p50).toFixed(1)}× |`,
+    `| the client's own floor: gram's recorded answers replayed at once (stub.mjs), rounds alternated with gram | ${fmt(rows.clientFloor.p50)} / ${fmt(rows.clientFloor.p99)} (gram in the same rounds ${fmt(rows.clientFloor.gramBesideP50)}) | 100× at rest needs gram ≤ ${fmt(rows.memoryAtRest.p50 / 100)} | floor ${(rows.memoryAtRest.p50 / rows.clientFloor.p50).toFixed(1)}× |`,
   ];
   console.log(out.join("\n"));
   console.log(JSON.stringify(rows));

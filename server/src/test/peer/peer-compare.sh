@@ -35,6 +35,6 @@ fi
 npm install --prefix "$scratch" --no-audit --no-fund --loglevel=error \
   "@modelcontextprotocol/sdk@${PEER_SDK:-1.32.2}" \
   "@modelcontextprotocol/server-memory@${PEER_MEMORY:-2026.8.31}" >&2
-cp "$here/compare.mjs" "$scratch/compare.mjs"
+cp "$here/compare.mjs" "$here/stub.mjs" "$scratch/"
 cd "$scratch"
 GRAM_JAR="$jar" PEER_DIR="$scratch/vaults" exec node compare.mjs
