@@ -40,9 +40,8 @@ final class LineWriter implements Outbound {
   private volatile boolean broken;
 
   LineWriter(OutputStream out) {
-    // Buffered, so that a line and its newline, and every line of a batch, leave in one write:
-    // unbuffered, each line took two writes to the pipe, and a client reading it woke twice
-    // (docs/performance.md, "The twenty-third session").
+    // Buffered, so that a line and its newline, and the lines of a batch, leave in one write (one
+    // per 64 KiB): unbuffered, each line took two writes to the pipe, the JSON and its newline.
     this.out = new BufferedOutputStream(out, 1 << 16);
     this.thread = new Thread(this::run, "gram-stdout");
     thread.setDaemon(true);
