@@ -135,6 +135,8 @@ public final class GramServer {
     ServerMetrics metrics = new ServerMetrics();
     VertxOptions options =
         new VertxOptions()
+            // Netty's epoll on Linux (the pom's native file), NIO where there is none.
+            .setPreferNativeTransport(true)
             .setMetricsOptions(
                 new MicrometerMetricsOptions()
                     .setEnabled(true)
