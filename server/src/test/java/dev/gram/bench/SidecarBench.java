@@ -244,7 +244,21 @@ final class SidecarBench {
           Stats.ms(median(a, 50, 400)), Stats.ms(median(b, 50, 400)),
           Stats.ms(median(a, 1000, 1400)), Stats.ms(median(b, 1000, 1400)),
           Stats.ms(median(a, n - 400, n)), Stats.ms(median(b, n - 400, n)), p99(a) / floorP99));
+      Bench.row(String.format(Locale.ROOT, "| sidecar: writes over 3× the floor's p99 (%s), round %d: semantic / --no-semantic | first 100: %d / %d; 100–500: %d / %d; after 500: %d / %d |",
+          Stats.ms(3 * floorP99), round + 1, over(a, 0, 100, 3 * floorP99), over(b, 0, 100, 3 * floorP99),
+          over(a, 100, 500, 3 * floorP99), over(b, 100, 500, 3 * floorP99), over(a, 500, n, 3 * floorP99), over(b, 500, n, 3 * floorP99)));
     }
+  }
+
+  /** How many of the writes from..to took longer than {@code ms}: says whether the tail is the first minute or all along. */
+  private static int over(double[] values, int from, int to, double ms) {
+    int count = 0;
+    for (int i = Math.max(0, from); i < Math.min(values.length, to); i++) {
+      if (values[i] > ms) {
+        count++;
+      }
+    }
+    return count;
   }
 
   private static Map<String, Object> summary(double[] ms, int n) {
@@ -253,7 +267,13 @@ final class SidecarBench {
   }
 
   private static double[] writeRun(Path dir, int n, String... flags) throws Exception {
-    try (ServerProcess server = ServerProcess.start(dir, flags)) {
+    // bench.writeFlags: extra server flags for both runs, to see what a write's tail is made of.
+    String extra = System.getProperty("bench.writeFlags", "").strip();
+    List<String> all = new ArrayList<>(Arrays.asList(flags));
+    if (!extra.isEmpty()) {
+      all.addAll(Arrays.asList(extra.split("\\s+")));
+    }
+    try (ServerProcess server = ServerProcess.start(dir, all.toArray(String[]::new))) {
       StdioLine stdio = new StdioLine(server.stdin(), server.stdout());
       stdio.initialize("sidecar-writes");
       stdio.request("tools/list", new JsonObject());
@@ -274,6 +294,14 @@ final class SidecarBench {
         ms[i] = stdio.lastNanos() / 1e6;
       }
       server.stop();
+      String dump = System.getProperty("bench.writeDump");
+      if (dump != null) {
+        StringBuilder text = new StringBuilder();
+        for (double m : ms) {
+          text.append(m).append('\n');
+        }
+        java.nio.file.Files.writeString(Path.of(dump, dir.getFileName() + ".txt"), text);
+      }
       return ms;
     }
   }
