@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The index's lag behind the vault, as /metrics shows it, and when the live thread takes what is
- * queued: this node's commits at once, without the revisions followed from another node, which
- * wait their lag, or are taken at once when a recall waits for them.
+ * queued: this node's commits of a document once it pauses (or its oldest commit's lag passed),
+ * without the revisions followed from another node, which wait their longer lag; everything at
+ * once when a recall waits for it.
  */
 class CommitQueueTest {
   /** The live thread's loop, once: takes a batch and hands it to "Lucene". */
@@ -31,7 +32,7 @@ class CommitQueueTest {
 
   @Test
   void aFollowedRevisionWaitsOutItsLagWhileNobodyAsks() throws Exception {
-    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), CommitQueue.OWN_QUIET_MS, CommitQueue.OWN_LAG_MS);
     CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
     q.putFollowed("a.gram", null);
     q.putFollowed("b.gram", null);
@@ -56,7 +57,7 @@ class CommitQueueTest {
 
   @Test
   void aDocumentThisNodeCommitsStaysTakenAtOnceWhenAnotherNodesRevisionReplacesIt() throws Exception {
-    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), CommitQueue.OWN_QUIET_MS, CommitQueue.OWN_LAG_MS);
     q.put("a.gram", null);
     q.putFollowed("a.gram", null); // ownership moved while this node's commit waited
     CommitQueue.Batch b = q.take();
@@ -66,7 +67,7 @@ class CommitQueueTest {
 
   @Test
   void aRecallTakesTheFollowedRevisionsBeforeIt() throws Exception {
-    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), CommitQueue.OWN_QUIET_MS, CommitQueue.OWN_LAG_MS);
     CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
     q.putFollowed("a.gram", null);
     long ticket = q.ticket();
@@ -78,7 +79,7 @@ class CommitQueueTest {
 
   @Test
   void aFollowedRevisionIsTakenOnceItsLagPassed() throws Exception {
-    CommitQueue q = new CommitQueue(50);
+    CommitQueue q = new CommitQueue(50, CommitQueue.OWN_QUIET_MS, CommitQueue.OWN_LAG_MS);
     CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
     q.putFollowed("a.gram", null);
     assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram");
@@ -86,7 +87,7 @@ class CommitQueueTest {
 
   @Test
   void lagCountsTheFollowedRevisionsStillWaitingNotTheCommitsAppliedAfterThem() throws Exception {
-    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1));
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), CommitQueue.OWN_QUIET_MS, CommitQueue.OWN_LAG_MS);
     q.putFollowed("a.gram", null);
     q.putFollowed("a.gram", null);
     Thread.sleep(20);
@@ -103,7 +104,8 @@ class CommitQueueTest {
 
   @Test
   void lagCountsCommitsNotYetAppliedAndTheAgeOfTheOldest() throws Exception {
-    CommitQueue q = new CommitQueue();
+    // Commits due at once: this test is about counting, not about when they are taken.
+    CommitQueue q = new CommitQueue(CommitQueue.FOLLOWED_LAG_MS, 0, 0);
     assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
     q.put("a.gram", null);
     Thread.sleep(20);
@@ -114,5 +116,44 @@ class CommitQueueTest {
     CommitQueue.Batch batch = q.take();
     q.applied(batch.upTo());
     assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
+  }
+
+  @Test
+  void aDocumentWrittenAgainAndAgainIsIndexedOnceForAllItsCommits() throws Exception {
+    // Neither pause nor lag ever comes: only a recall makes the live thread take the document.
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1));
+    CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
+    for (int i = 0; i < 5; i++) {
+      q.put("hot.gram", null);
+    }
+    // Longer than the live thread's idle wait (200 ms): a queue that takes this node's commits at
+    // once has taken the first by then.
+    Thread.sleep(300);
+    assertThat(taken).as("taken while the document is still being written").isNotCompleted();
+    assertThat(q.lag().commits()).isEqualTo(5);
+    q.awaitApplied(q.ticket(), TimeUnit.SECONDS.toMillis(30));
+    CommitQueue.Batch b = taken.get(10, TimeUnit.SECONDS);
+    assertThat(b.commits().keySet()).as("one indexing stands for the five commits").containsExactly("hot.gram");
+    assertThat(b.upTo()).isEqualTo(5);
+    assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
+  }
+
+  @Test
+  void aDocumentThatPausesIsTakenWithoutARecall() throws Exception {
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), 50, TimeUnit.HOURS.toMillis(1));
+    CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
+    q.put("a.gram", null);
+    q.put("a.gram", null);
+    CommitQueue.Batch b = taken.get(10, TimeUnit.SECONDS);
+    assertThat(b.commits().keySet()).containsExactly("a.gram");
+    assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
+  }
+
+  @Test
+  void aDocumentThatNeverPausesIsTakenOnceItsOldestCommitsLagPassed() throws Exception {
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1), 50);
+    CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
+    q.put("a.gram", null);
+    assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram");
   }
 }
