@@ -95,9 +95,10 @@
  * whichever client wrote it. The vault calls the index ({@link dev.gram.store.CommitListener}) on
  * the document's actor thread for every new state, before the write's receipt is returned. For a
  * commit the index only queues the state (the newest per document) and counts it, so the receipt
- * never waits for Lucene. The live thread takes a document's state once the document has paused
- * (a stream of commits to one document costs a few indexings a second, not one per commit), or at
- * once when a recall waits for it; it plans the document's units and
+ * never waits for Lucene. The live thread takes a document's state at once, unless the document
+ * is hot (committed again within 20 ms): then once it pauses, so a stream of commits to one
+ * document costs a few indexings a second, not one per commit; and everything at once when a
+ * recall waits for it. It plans the document's units and
  * rewrites only those whose content changed (an unchanged record is the same immutable object as
  * before: one identity check), and raises the <em>live generation</em> to the sequence number
  * Lucene returned ({@link dev.gram.index.LiveIndex}).
@@ -114,10 +115,10 @@
  *
  * <p>On a cluster every node indexes every revision. Revisions another node committed ({@link
  * dev.gram.store.CommitListener#onFollowed}) wait in the queue up to half a second unless a recall
- * waits for them, while this node's own commits are taken once their document pauses (20 ms, at
- * most 200 ms after the oldest) without them, so a follower indexes a busy document once for many
- * of its owner's commits, and the owner once for many of its own; the recall's ticket covers them
- * like any commit.
+ * waits for them, while this node's own commits are taken at once (a hot document's once it
+ * pauses: 20 ms, at most 200 ms after the oldest) without them, so a follower indexes a busy
+ * document once for many of its owner's commits, and the owner a hot one once for many of its
+ * own; the recall's ticket covers them like any commit.
  *
  * <h2>Semantic search, and the embedder giving way</h2>
  *

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The index's lag behind the vault, as /metrics shows it, and when the live thread takes what is
- * queued: this node's commits of a document once it pauses (or its oldest commit's lag passed),
- * without the revisions followed from another node, which wait their longer lag; everything at
- * once when a recall waits for it.
+ * queued: this node's commits at once, a hot document's once it pauses (or its oldest commit's lag
+ * passed), without the revisions followed from another node, which wait their longer lag;
+ * everything at once when a recall waits for it.
  */
 class CommitQueueTest {
   /** The live thread's loop, once: takes a batch and hands it to "Lucene". */
@@ -119,39 +119,56 @@ class CommitQueueTest {
   }
 
   @Test
-  void aDocumentWrittenAgainAndAgainIsIndexedOnceForAllItsCommits() throws Exception {
-    // Neither pause nor lag ever comes: only a recall makes the live thread take the document.
+  void aDocumentCommittedAfterAPauseIsTakenAtOnce() throws Exception {
+    // Neither pause nor lag ever comes: a document that is not hot is taken at once all the same.
     CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1));
+    CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
+    q.put("a.gram", null);
+    assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram");
+  }
+
+  /** A queue whose live thread has just taken and applied one commit of {@code path}: the document is hot. */
+  private static CommitQueue justTaken(String path, long quietMs, long lagMs) throws Exception {
+    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), quietMs, lagMs);
+    CompletableFuture<CommitQueue.Batch> first = liveThreadTakes(q);
+    q.put(path, null);
+    assertThat(first.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly(path);
+    return q;
+  }
+
+  @Test
+  void aDocumentWrittenAgainAndAgainIsIndexedOnceForAllItsCommits() throws Exception {
+    // Neither pause nor lag ever comes: only a recall makes the live thread take the hot document.
+    CommitQueue q = justTaken("hot.gram", TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1));
     CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
     for (int i = 0; i < 5; i++) {
       q.put("hot.gram", null);
     }
     // Longer than the live thread's idle wait (200 ms): a queue that takes this node's commits at
-    // once has taken the first by then.
+    // once has taken the first of these by then.
     Thread.sleep(300);
     assertThat(taken).as("taken while the document is still being written").isNotCompleted();
     assertThat(q.lag().commits()).isEqualTo(5);
     q.awaitApplied(q.ticket(), TimeUnit.SECONDS.toMillis(30));
     CommitQueue.Batch b = taken.get(10, TimeUnit.SECONDS);
     assertThat(b.commits().keySet()).as("one indexing stands for the five commits").containsExactly("hot.gram");
-    assertThat(b.upTo()).isEqualTo(5);
+    assertThat(b.upTo()).isEqualTo(6);
     assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
   }
 
   @Test
-  void aDocumentThatPausesIsTakenWithoutARecall() throws Exception {
-    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), 50, TimeUnit.HOURS.toMillis(1));
+  void aHotDocumentThatPausesIsTakenWithoutARecall() throws Exception {
+    CommitQueue q = justTaken("a.gram", TimeUnit.SECONDS.toMillis(1), TimeUnit.HOURS.toMillis(1));
     CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
     q.put("a.gram", null);
     q.put("a.gram", null);
-    CommitQueue.Batch b = taken.get(10, TimeUnit.SECONDS);
-    assertThat(b.commits().keySet()).containsExactly("a.gram");
+    assertThat(taken.get(30, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram");
     assertThat(q.lag()).isEqualTo(IndexStatus.Lag.NONE);
   }
 
   @Test
-  void aDocumentThatNeverPausesIsTakenOnceItsOldestCommitsLagPassed() throws Exception {
-    CommitQueue q = new CommitQueue(TimeUnit.HOURS.toMillis(1), TimeUnit.HOURS.toMillis(1), 50);
+  void aHotDocumentThatNeverPausesIsTakenOnceItsOldestCommitsLagPassed() throws Exception {
+    CommitQueue q = justTaken("a.gram", TimeUnit.HOURS.toMillis(1), 50);
     CompletableFuture<CommitQueue.Batch> taken = liveThreadTakes(q);
     q.put("a.gram", null);
     assertThat(taken.get(10, TimeUnit.SECONDS).commits().keySet()).containsExactly("a.gram");
