@@ -96,8 +96,9 @@ final class CommitQueue {
 
   /**
    * @param followedLagMs how long a followed revision may wait when nobody asks for it
-   * @param ownQuietMs how long a document of this node's must go without a commit to be due
-   * @param ownLagMs the longest this node's commit may wait when nobody asks for it
+   * @param ownQuietMs a document of this node's committed again within this time is hot, and due
+   *     once it has gone this long without a commit
+   * @param ownLagMs the longest a hot document's commit may wait when nobody asks for it
    */
   CommitQueue(long followedLagMs, long ownQuietMs, long ownLagMs) {
     this.followedLagNanos = followedLagMs * 1_000_000L;
