@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * reference memory server.
  *
  * <p>Options: {@code bench.sidecar} (parts, default {@code recall,writes,first}), {@code
- * bench.sidecarRecords} (default 10000), {@code bench.sidecarWrites} (default 3000).
+ * bench.sidecarRecords} (default 10000), {@code bench.sidecarWrites} (default 3000); for the
+ * writes part, {@code bench.writeFlags} (more server flags for every run) and {@code
+ * bench.writeDump} (a folder that gets each run's write latencies, one per line).
  */
 final class SidecarBench {
   static final String[] ADJ = {
