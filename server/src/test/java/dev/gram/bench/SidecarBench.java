@@ -302,7 +302,7 @@ final class SidecarBench {
         for (double m : ms) {
           text.append(m).append('\n');
         }
-        java.nio.file.Files.writeString(Path.of(dump, dir.getFileName() + ".txt"), text);
+        Files.writeString(Path.of(dump, dir.getFileName() + ".txt"), text);
       }
       return ms;
     }
