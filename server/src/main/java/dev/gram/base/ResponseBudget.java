@@ -16,7 +16,7 @@ public final class ResponseBudget {
 
   /** The size of the answer as a client receives it in the text content. */
   public static int sizeOf(JsonObject answer) {
-    return sizeOf(answer.encode());
+    return sizeOf(CompactJson.encode(answer));
   }
 
   /** The size in UTF-8 bytes of an answer already encoded as compact JSON. */
@@ -39,72 +39,87 @@ public final class ResponseBudget {
    * character once, without writing any. Values it cannot bound give {@link Long#MAX_VALUE}.
    */
   public static long atMost(Object json) {
-    if (json == null) {
-      return 4;
-    }
-    if (json instanceof String s) {
-      return 2 + atMost(s);
-    }
-    if (json instanceof JsonObject o) {
-      return atMostMembers(o.getMap());
-    }
-    if (json instanceof java.util.Map<?, ?> m) {
-      return atMostMembers(m);
-    }
-    if (json instanceof io.vertx.core.json.JsonArray a) {
-      return atMostItems(a.getList());
-    }
-    if (json instanceof java.util.List<?> l) {
-      return atMostItems(l);
-    }
-    if (json instanceof Boolean b) {
-      return b ? 4 : 5;
-    }
-    if (json instanceof Integer || json instanceof Long || json instanceof Short || json instanceof Byte) {
-      return String.valueOf(json).length();
-    }
-    if (json instanceof Double || json instanceof Float) {
-      // The longest a double is written: "-2.2250738585072014E-308".
-      return 24;
-    }
-    return Long.MAX_VALUE;
+    return new Bound().of(json);
   }
 
-  private static long atMostMembers(java.util.Map<?, ?> members) {
-    long n = 2 + Math.max(0, members.size() - 1);
-    for (java.util.Map.Entry<?, ?> e : members.entrySet()) {
-      n = sum(n, 3 + atMost(String.valueOf(e.getKey())), atMost(e.getValue()));
-    }
-    return n;
-  }
+  /** One walk of {@link #atMost}, with the array it reads strings from (see {@link CompactJson}). */
+  private static final class Bound {
+    private char[] scratch = new char[64];
 
-  private static long atMostItems(java.util.List<?> items) {
-    long n = 2 + Math.max(0, items.size() - 1);
-    for (Object item : items) {
-      n = sum(n, 0, atMost(item));
-    }
-    return n;
-  }
-
-  private static long sum(long a, long b, long c) {
-    return a == Long.MAX_VALUE || c == Long.MAX_VALUE ? Long.MAX_VALUE : a + b + c;
-  }
-
-  /**
-   * The characters of a string as JSON writes them: a quote or backslash escaped in two bytes, any
-   * other control character in at most six (a backslash, u and four hex digits), the rest in UTF-8
-   * (a surrogate counted as three, above the four bytes of a whole pair).
-   */
-  private static long atMost(CharSequence s) {
-    long n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        n += c == '"' || c == '\\' ? 2 : c < 0x20 ? 6 : 1;
-      } else {
-        n += c < 0x800 ? 2 : 3;
+    long of(Object json) {
+      if (json == null) {
+        return 4;
       }
+      if (json instanceof String s) {
+        return 2 + text(s);
+      }
+      if (json instanceof JsonObject o) {
+        return members(o.getMap());
+      }
+      if (json instanceof java.util.Map<?, ?> m) {
+        return members(m);
+      }
+      if (json instanceof io.vertx.core.json.JsonArray a) {
+        return items(a.getList());
+      }
+      if (json instanceof java.util.List<?> l) {
+        return items(l);
+      }
+      if (json instanceof Boolean b) {
+        return b ? 4 : 5;
+      }
+      if (json instanceof Integer || json instanceof Long || json instanceof Short || json instanceof Byte) {
+        return String.valueOf(json).length();
+      }
+      if (json instanceof Double || json instanceof Float) {
+        // The longest a double is written: "-2.2250738585072014E-308".
+        return 24;
+      }
+      return Long.MAX_VALUE;
     }
-    return n;
+
+    private long members(java.util.Map<?, ?> members) {
+      long n = 2 + Math.max(0, members.size() - 1);
+      for (java.util.Map.Entry<?, ?> e : members.entrySet()) {
+        n = sum(n, 3 + text(String.valueOf(e.getKey())), of(e.getValue()));
+      }
+      return n;
+    }
+
+    private long items(java.util.List<?> items) {
+      long n = 2 + Math.max(0, items.size() - 1);
+      for (Object item : items) {
+        n = sum(n, 0, of(item));
+      }
+      return n;
+    }
+
+    private static long sum(long a, long b, long c) {
+      return a == Long.MAX_VALUE || c == Long.MAX_VALUE ? Long.MAX_VALUE : a + b + c;
+    }
+
+    /**
+     * The characters of a string as JSON writes them: a quote or backslash escaped in two bytes,
+     * any other control character in at most six (a backslash, u and four hex digits), the rest in
+     * UTF-8 (a surrogate counted as three, above the four bytes of a whole pair).
+     */
+    private long text(String s) {
+      int length = s.length();
+      if (scratch.length < length) {
+        scratch = new char[Math.max(length, scratch.length * 2)];
+      }
+      char[] chars = scratch;
+      s.getChars(0, length, chars, 0);
+      long n = 0;
+      for (int i = 0; i < length; i++) {
+        char c = chars[i];
+        if (c < 0x80) {
+          n += c == '"' || c == '\\' ? 2 : c < 0x20 ? 6 : 1;
+        } else {
+          n += c < 0x800 ? 2 : 3;
+        }
+      }
+      return n;
+    }
   }
 }

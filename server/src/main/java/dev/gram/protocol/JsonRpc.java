@@ -1,10 +1,12 @@
 package dev.gram.protocol;
 
+import dev.gram.base.CompactJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.Map;
 
 /**
  * JSON-RPC 2.0 as MCP uses it: the error codes, the message shapes, and a parser that turns any
@@ -145,37 +147,36 @@ public final class JsonRpc {
     return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("result", result);
   }
 
-  /** Writes the replies' lines; a factory's generators are made per line, the factory once. */
-  private static final com.fasterxml.jackson.core.JsonFactory LINES = new com.fasterxml.jackson.core.JsonFactory();
-
   /**
-   * The text of {@code result(id, result).encode()}, byte for byte, with the member {@code
-   * rawMember} of {@code result} written as {@code rawText}, its compact JSON computed before,
-   * instead of being encoded again. One generator writes the whole line, as encoding it would.
+   * The text of {@code result(id, result).encode()}, byte for byte, with each member of {@code
+   * result} named in {@code rawMembers} written as the compact JSON given there, computed before,
+   * instead of being encoded again.
    */
-  public static String encodeResult(Object id, JsonObject result, String rawMember, String rawText) {
-    java.io.StringWriter out = new java.io.StringWriter(rawText.length() * 2 + 256);
-    try (com.fasterxml.jackson.core.JsonGenerator g = LINES.createGenerator(out)) {
-      g.writeStartObject();
-      g.writeStringField("jsonrpc", "2.0");
-      g.writeFieldName("id");
-      io.vertx.core.json.jackson.JacksonCodec.encodeJson(id, g);
-      g.writeFieldName("result");
-      g.writeStartObject();
-      for (java.util.Map.Entry<String, Object> e : result) {
-        g.writeFieldName(e.getKey());
-        if (e.getKey().equals(rawMember)) {
-          g.writeRawValue(rawText);
-        } else {
-          io.vertx.core.json.jackson.JacksonCodec.encodeJson(e.getValue(), g);
-        }
-      }
-      g.writeEndObject();
-      g.writeEndObject();
-    } catch (java.io.IOException e) {
-      throw new io.vertx.core.json.EncodeException(e.getMessage(), e);
+  public static String encodeResult(Object id, JsonObject result, Map<String, String> rawMembers) {
+    int size = 64;
+    for (String raw : rawMembers.values()) {
+      size += raw.length();
     }
-    return out.toString();
+    StringBuilder out = new StringBuilder(size + 256);
+    out.append("{\"jsonrpc\":\"2.0\",\"id\":");
+    CompactJson.write(id, out);
+    out.append(",\"result\":{");
+    boolean first = true;
+    for (Map.Entry<String, Object> e : result.getMap().entrySet()) {
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      CompactJson.string(e.getKey(), out);
+      out.append(':');
+      String raw = rawMembers.get(e.getKey());
+      if (raw != null) {
+        out.append(raw);
+      } else {
+        CompactJson.write(e.getValue(), out);
+      }
+    }
+    return out.append("}}").toString();
   }
 
   public static JsonObject error(Object id, int code, String message) {

@@ -1,5 +1,6 @@
 package dev.gram.protocol;
 
+import dev.gram.base.CompactJson;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -26,7 +27,7 @@ public sealed interface Reply {
   /** The JSON text of {@link #message()}, as every transport writes it; null when there is none. */
   default String encoded() {
     JsonObject m = message();
-    return m == null ? null : m.encode();
+    return m == null ? null : CompactJson.encode(m);
   }
 
   /**
@@ -43,7 +44,7 @@ public sealed interface Reply {
 
     @Override
     public String encoded() {
-      return knownText != null ? knownText : message.encode();
+      return knownText != null ? knownText : CompactJson.encode(message);
     }
   }
 

@@ -1,10 +1,12 @@
 package dev.gram.protocol;
 
+import dev.gram.base.CompactJson;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.base.ResponseBudget;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
@@ -27,21 +29,29 @@ final class ToolResults {
   }
 
   /**
-   * A {@code tools/call} result, and the compact JSON of its {@code structuredContent} when that was
-   * encoded for the text content: the reply splices that text in rather than encoding the answer a
-   * second time.
+   * A {@code tools/call} result, and the compact JSON of its {@code structuredContent} (with that
+   * text as a JSON string) when it was encoded for the text content: the reply splices both in
+   * rather than encoding the answer a second and a third time.
    */
-  record Shaped(JsonObject result, String answerText) {
+  record Shaped(JsonObject result, CompactJson.Quoted answer) {
     boolean isError() {
       return Boolean.TRUE.equals(result.getBoolean("isError"));
     }
 
+    /** The answer's compact JSON, or null for an error. */
+    String answerText() {
+      return answer == null ? null : answer.text();
+    }
+
     Reply reply(Object id) {
       JsonObject message = JsonRpc.result(id, result);
-      if (answerText == null) {
+      if (answer == null) {
         return new Reply.Result(message);
       }
-      return new Reply.Result(message, JsonRpc.encodeResult(id, result, "structuredContent", answerText));
+      String content = "[{\"type\":\"text\",\"text\":" + answer.quoted() + "}]";
+      return new Reply.Result(
+          message,
+          JsonRpc.encodeResult(id, result, Map.of("content", content, "structuredContent", answer.text())));
     }
   }
 
@@ -57,7 +67,8 @@ final class ToolResults {
       return new Shaped(error(new GramException(ErrorCode.E_INTERNAL, tool + " gave no answer"), era), null);
     }
     // Encoded once: the budget is measured on the very text the client receives.
-    String text = answer.encode();
+    CompactJson.Quoted encoded = CompactJson.encodeQuoted(answer);
+    String text = encoded.text();
     int size = ResponseBudget.sizeOf(text);
     if (size > ResponseBudget.BYTES) {
       LOG.warn("{} answer of {} bytes is over the budget", tool, size);
@@ -75,7 +86,7 @@ final class ToolResults {
         new JsonObject()
             .put("content", new JsonArray().add(textContent(text)))
             .put("structuredContent", answer);
-    return new Shaped(finish(result, era), text);
+    return new Shaped(finish(result, era), encoded);
   }
 
   /** The {@code isError} result for a tool error. */
@@ -83,7 +94,7 @@ final class ToolResults {
     JsonObject errorObject = ToolErrors.errorObject(e);
     JsonObject result =
         new JsonObject()
-            .put("content", new JsonArray().add(textContent(errorObject.encode())))
+            .put("content", new JsonArray().add(textContent(CompactJson.encode(errorObject))))
             .put("structuredContent", errorObject)
             .put("isError", true);
     return finish(result, era);

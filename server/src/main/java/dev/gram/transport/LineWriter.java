@@ -1,5 +1,6 @@
 package dev.gram.transport;
 
+import dev.gram.base.CompactJson;
 import dev.gram.protocol.Outbound;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -50,8 +51,8 @@ final class LineWriter implements Outbound {
 
   /** Queues one message; it is written after everything queued before it. */
   void send(JsonObject message) {
-    // encode() never emits a raw newline: newlines inside strings are escaped.
-    sendLine(message.encode());
+    // Compact JSON never holds a raw newline: newlines inside strings are escaped.
+    sendLine(CompactJson.encode(message));
   }
 
   /** Queues one message already JSON text (compact, so without a raw newline). */

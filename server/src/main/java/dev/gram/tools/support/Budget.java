@@ -1,10 +1,9 @@
 package dev.gram.tools.support;
 
+import dev.gram.base.CompactJson;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import dev.gram.base.ResponseBudget;
-import io.vertx.core.json.Json;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -18,10 +17,7 @@ public final class Budget {
 
   /** Bytes of the compact JSON of a value (an object, an array, a string, a number…). */
   public static int size(Object json) {
-    if (json instanceof JsonObject o) {
-      return ResponseBudget.sizeOf(o);
-    }
-    return ResponseBudget.sizeOf(json instanceof JsonArray a ? a.encode() : Json.encode(json));
+    return ResponseBudget.sizeOf(CompactJson.encode(json));
   }
 
   /**

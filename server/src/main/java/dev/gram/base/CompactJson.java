@@ -1,0 +1,226 @@
+package dev.gram.base;
+
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Compact JSON text, character for character what Vert.x's {@code encode()} writes (Jackson's
+ * default escaping: a quote, a backslash and the control characters, the five with a short form as
+ * {@code \b \t \n \f \r}, the others as a backslash, {@code u00} and two upper-case hex digits;
+ * nothing else escaped).
+ *
+ * <p>Why not Vert.x's own codec: every tool answer and every reply line goes through this, also in
+ * the first calls after a start, before the JIT has compiled anything. There, reading a string one
+ * {@code charAt} at a time costs about twelve times what copying it into a {@code char[]} and
+ * reading the array costs, and Jackson's writer appends to a synchronized buffer one character at
+ * a time; and compiling Vert.x's one large recursive method took C2 half a second of CPU during an
+ * agent's first recalls. Here each kind of value has a small method, a string is read from an
+ * array, and its text is copied in runs between the characters that need escaping. A value of any
+ * other kind (an instant, bytes, a non-finite number) is written by Vert.x's codec, which writes a
+ * value the same wherever it sits.
+ *
+ * <p>{@link #encodeQuoted} also gives the text as a JSON string, as a tool result's text content
+ * carries it, in the same pass.
+ */
+public final class CompactJson {
+  private CompactJson() {}
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  /** A value's compact JSON {@code text}, and that text as a JSON string ({@code quoted}). */
+  public record Quoted(String text, String quoted) {}
+
+  /** The compact JSON text of {@code json}. */
+  public static String encode(Object json) {
+    Writer w = new Writer(new StringBuilder(256), null);
+    w.value(json);
+    return w.plain.toString();
+  }
+
+  /** Appends the compact JSON text of {@code json} to {@code out}. */
+  public static void write(Object json, StringBuilder out) {
+    new Writer(out, null).value(json);
+  }
+
+  /** Appends {@code s} as a JSON string, quotes included. */
+  public static void string(String s, StringBuilder out) {
+    new Writer(out, null).string(s);
+  }
+
+  /**
+   * The compact JSON text of {@code json} and the JSON string of that text, written side by side
+   * so that the text is not read again to be quoted.
+   */
+  public static Quoted encodeQuoted(Object json) {
+    Writer w = new Writer(new StringBuilder(256), new StringBuilder(320));
+    w.value(json);
+    return new Quoted(w.plain.toString(), w.quoted.append('"').toString());
+  }
+
+  /** Writes one value; {@code quoted}, when not null, receives the same text as a JSON string's content. */
+  private static final class Writer {
+    final StringBuilder plain;
+    final StringBuilder quoted;
+    private char[] scratch = new char[64];
+
+    Writer(StringBuilder plain, StringBuilder quoted) {
+      this.plain = plain;
+      this.quoted = quoted;
+      if (quoted != null) {
+        quoted.append('"');
+      }
+    }
+
+    void value(Object json) {
+      if (json instanceof String s) {
+        string(s);
+      } else if (json instanceof JsonObject o) {
+        members(o.getMap());
+      } else if (json instanceof JsonArray a) {
+        items(a.getList());
+      } else if (json instanceof Integer || json instanceof Long || json instanceof Short || json instanceof Byte) {
+        raw(Long.toString(((Number) json).longValue()));
+      } else if (json instanceof Boolean b) {
+        raw(b ? "true" : "false");
+      } else if (json == null) {
+        raw("null");
+      } else if (json instanceof Map<?, ?> m) {
+        members(m);
+      } else if (json instanceof List<?> l) {
+        items(l);
+      } else if (json instanceof Double d && Double.isFinite(d)) {
+        raw(Double.toString(d));
+      } else if (json instanceof Float f && Float.isFinite(f)) {
+        raw(Float.toString(f));
+      } else {
+        foreign(Json.encode(json));
+      }
+    }
+
+    private void members(Map<?, ?> members) {
+      raw('{');
+      boolean first = true;
+      for (Map.Entry<?, ?> e : members.entrySet()) {
+        if (!first) {
+          raw(',');
+        }
+        first = false;
+        // Vert.x's codec casts a key to String; a key of another kind fails there too.
+        string((String) e.getKey());
+        raw(':');
+        value(e.getValue());
+      }
+      raw('}');
+    }
+
+    private void items(List<?> items) {
+      raw('[');
+      for (int i = 0, n = items.size(); i < n; i++) {
+        if (i > 0) {
+          raw(',');
+        }
+        value(items.get(i));
+      }
+      raw(']');
+    }
+
+    void string(String s) {
+      int n = s.length();
+      if (scratch.length < n) {
+        scratch = new char[Math.max(n, scratch.length * 2)];
+      }
+      char[] chars = scratch;
+      s.getChars(0, n, chars, 0);
+      quote();
+      int from = 0;
+      for (int i = 0; i < n; i++) {
+        char c = chars[i];
+        if (c < 0x20 || c == '"' || c == '\\') {
+          run(s, from, i);
+          escape(c);
+          from = i + 1;
+        }
+      }
+      run(s, from, n);
+      quote();
+    }
+
+    private void run(String s, int from, int to) {
+      if (to > from) {
+        plain.append(s, from, to);
+        if (quoted != null) {
+          quoted.append(s, from, to);
+        }
+      }
+    }
+
+    private void quote() {
+      plain.append('"');
+      if (quoted != null) {
+        quoted.append('\\').append('"');
+      }
+    }
+
+    private void escape(char c) {
+      switch (c) {
+        case '"' -> escaped('"');
+        case '\\' -> escaped('\\');
+        case '\b' -> escaped('b');
+        case '\t' -> escaped('t');
+        case '\n' -> escaped('n');
+        case '\f' -> escaped('f');
+        case '\r' -> escaped('r');
+        default -> {
+          escaped('u');
+          raw("00");
+          raw(HEX[c >> 4]);
+          raw(HEX[c & 0xF]);
+        }
+      }
+    }
+
+    /** A backslash and {@code c}; quoted, the backslash doubled and a quote escaped. */
+    private void escaped(char c) {
+      plain.append('\\').append(c);
+      if (quoted != null) {
+        quoted.append('\\').append('\\');
+        if (c == '"' || c == '\\') {
+          quoted.append('\\');
+        }
+        quoted.append(c);
+      }
+    }
+
+    /** Text that is the same in both: structure, numbers, literals. */
+    private void raw(char c) {
+      plain.append(c);
+      if (quoted != null) {
+        quoted.append(c);
+      }
+    }
+
+    private void raw(String text) {
+      plain.append(text);
+      if (quoted != null) {
+        quoted.append(text);
+      }
+    }
+
+    /** JSON text from Vert.x's codec: compact, so only its quotes and backslashes need escaping quoted. */
+    private void foreign(String text) {
+      plain.append(text);
+      if (quoted != null) {
+        for (int i = 0, n = text.length(); i < n; i++) {
+          char c = text.charAt(i);
+          if (c == '"' || c == '\\') {
+            quoted.append('\\');
+          }
+          quoted.append(c);
+        }
+      }
+    }
+  }
+}
