@@ -10,6 +10,9 @@
  *   <li>{@link dev.gram.base.DateSpan}: how a date written as a year, a month, a day or an instant
  *       becomes a span of time, and the from/to filter of lists and recall.
  *   <li>{@link dev.gram.base.ResponseBudget}: the largest answer a tool may give.
+ *   <li>{@link dev.gram.base.CompactJson}: the compact JSON text of an answer and of a reply's
+ *       line, the same characters Vert.x writes, at the cost the first calls after a start can
+ *       afford (the tools measure answers with it, the protocol layer and stdio write with it).
  * </ul>
  *
  * <h2>What it may not touch</h2>

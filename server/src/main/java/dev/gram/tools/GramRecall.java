@@ -1,5 +1,6 @@
 package dev.gram.tools;
 
+import dev.gram.base.CompactJson;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.ResponseBudget;
 import dev.gram.gate.Gate;
@@ -225,7 +226,7 @@ public final class GramRecall extends ReadTool {
     if (f.dates() != null) {
       d.put("from", String.valueOf(f.dates().from())).put("to", String.valueOf(f.dates().to())).put("date", f.dates().field());
     }
-    return Hashes.sha256(d.encode()).substring(0, 16);
+    return Hashes.sha256(CompactJson.encode(d)).substring(0, 16);
   }
 
   private JsonObject answer(RecallRequest req, String digest, RecallResult r) {

@@ -1,5 +1,6 @@
 package dev.gram.tools.support;
 
+import dev.gram.base.CompactJson;
 import dev.gram.base.ErrorCode;
 import dev.gram.base.GramException;
 import io.vertx.core.json.DecodeException;
@@ -18,7 +19,7 @@ public final class Cursors {
 
   public static String encode(String tool, JsonObject state) {
     JsonObject c = state.copy().put("k", tool);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(c.encode().getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(CompactJson.encode(c).getBytes(StandardCharsets.UTF_8));
   }
 
   /**
