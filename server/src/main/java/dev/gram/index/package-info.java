@@ -136,7 +136,8 @@
  * or a small cache), 8 at a time, and writes those units alone again. Before each batch it waits
  * while tool calls are in flight or recalls ended moments ago, at most half a second: the agents
  * are not slowed by it, and it is never starved. Lucene's merges, which rebuild vector graphs, are
- * background work as well ({@link dev.gram.index.BackgroundMerges}); once the index has been quiet
+ * background work as well ({@link dev.gram.index.BackgroundMerges}): a merge starts once no call is
+ * in flight, at most a second later than it would have; once the index has been quiet
  * for a commit period, its small segments are merged into one ({@link
  * dev.gram.index.IdleCompaction}), because every search pays per segment. Batching at the ONNX level
  * (one padded tensor per batch) was measured and was not faster for this quantized model on CPU.
