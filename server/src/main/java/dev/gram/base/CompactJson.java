@@ -8,9 +8,9 @@ import java.util.Map;
 
 /**
  * Compact JSON text, character for character what Vert.x's {@code encode()} writes (Jackson's
- * default escaping: a quote, a backslash and the control characters, the five with a short form as
- * {@code \b \t \n \f \r}, the others as a backslash, {@code u00} and two upper-case hex digits;
- * nothing else escaped).
+ * default escaping, {@link JsonStrings}: a quote, a backslash and the control characters, the five
+ * with a short form as {@code \b \t \n \f \r}, the others as a backslash, {@code u00} and two
+ * upper-case hex digits; nothing else escaped).
  *
  * <p>Why not Vert.x's own codec: every tool answer and every reply line goes through this, also in
  * the first calls after a start, before the JIT has compiled anything. There, reading a string one
@@ -138,7 +138,7 @@ public final class CompactJson {
       int from = 0;
       for (int i = 0; i < n; i++) {
         char c = chars[i];
-        if (c < 0x20 || c == '"' || c == '\\') {
+        if (c < 0x80 && JsonStrings.ASCII_BYTES[c] > 1) {
           run(s, from, i);
           escape(c);
           from = i + 1;

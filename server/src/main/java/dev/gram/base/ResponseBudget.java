@@ -35,7 +35,7 @@ public final class ResponseBudget {
 
   /**
    * A bound on the size in UTF-8 bytes of {@code json}'s compact JSON that is never below it, and
-   * equal to it for text that needs no escaping and for whole numbers: found by looking at each
+   * equal to it for text without surrogates and for whole numbers: found by looking at each
    * character once, without writing any. Values it cannot bound give {@link Long#MAX_VALUE}.
    */
   public static long atMost(Object json) {
@@ -99,9 +99,8 @@ public final class ResponseBudget {
     }
 
     /**
-     * The characters of a string as JSON writes them: a quote or backslash escaped in two bytes,
-     * any other control character in at most six (a backslash, u and four hex digits), the rest in
-     * UTF-8 (a surrogate counted as three, above the four bytes of a whole pair).
+     * The characters of a string as JSON writes them ({@link JsonStrings}), a surrogate counted as
+     * three, above the four bytes of a whole pair.
      */
     private long text(String s) {
       int length = s.length();
@@ -114,7 +113,7 @@ public final class ResponseBudget {
       for (int i = 0; i < length; i++) {
         char c = chars[i];
         if (c < 0x80) {
-          n += c == '"' || c == '\\' ? 2 : c < 0x20 ? 6 : 1;
+          n += JsonStrings.ASCII_BYTES[c];
         } else {
           n += c < 0x800 ? 2 : 3;
         }

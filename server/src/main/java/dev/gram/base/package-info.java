@@ -13,6 +13,8 @@
  *   <li>{@link dev.gram.base.CompactJson}: the compact JSON text of an answer and of a reply's
  *       line, the same characters Vert.x writes, at the cost the first calls after a start can
  *       afford (the tools measure answers with it, the protocol layer and stdio write with it).
+ *   <li>{@link dev.gram.base.JsonStrings}: what each character takes inside a JSON string, the one
+ *       rule the writer, the budget's bound and the tools' pages count by.
  * </ul>
  *
  * <h2>What it may not touch</h2>

@@ -1,5 +1,6 @@
 package dev.gram.tools.support;
 
+import dev.gram.base.JsonStrings;
 import dev.gram.format.Hashes;
 import dev.gram.store.RequestDigest;
 
@@ -10,7 +11,7 @@ import dev.gram.store.RequestDigest;
 public final class JsonText {
   private JsonText() {}
 
-  /** Bytes the string takes inside a JSON string literal (UTF-8, with escapes; no quotes). */
+  /** Bytes the string takes inside a JSON string literal ({@link JsonStrings}; no quotes). */
   public static int size(String s) {
     int n = 0;
     for (int i = 0; i < s.length(); i++) {
@@ -20,23 +21,7 @@ public final class JsonText {
   }
 
   private static int charSize(String s, int i) {
-    char c = s.charAt(i);
-    if (c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f') {
-      return 2;
-    }
-    if (c < 0x20) {
-      return 6;
-    }
-    if (c < 0x80) {
-      return 1;
-    }
-    if (c < 0x800) {
-      return 2;
-    }
-    if (Character.isSurrogate(c)) {
-      return 2; // a pair takes 4 bytes, two halves of 2
-    }
-    return 3;
+    return JsonStrings.bytes(s.charAt(i));
   }
 
   /**
