@@ -40,7 +40,8 @@ import java.util.regex.Pattern;
  * row with every jar in turn, {@code -Dbench.rounds=N} times, the order of the jars alternating
  * from round to round (A B, B A, ...), and prints the median and range of each jar's rows.
  * {@code -Dbench.nodes=3} runs one row only; {@code -Dbench.clusterWarmup=S} writes S seconds
- * (default 2) before measuring; {@code -Dbench.threads=true} prints where the nodes' CPU went, by
+ * (default 2) before measuring, and {@code -Dbench.clusterWarmup=settled} writes until the nodes'
+ * JIT compilers are quiet ({@link JitSettle}); {@code -Dbench.threads=true} prints where the nodes' CPU went, by
  * thread. Each row also prints the cluster's own steps as the
  * nodes timed them (p50 of the request-id claim, the head fence, replication; from {@code
  * /metrics}, when the jar has them).
@@ -150,7 +151,7 @@ public final class ClusterBench {
 
   private static Row run(Path dir, String jar, int n, int writers, int seconds) throws Exception {
     // Long enough for the JIT compilers to settle, or their CPU is counted as the commits'.
-    int warmup = Integer.getInteger("bench.clusterWarmup", 2);
+    String warmup = System.getProperty("bench.clusterWarmup", "2").strip();
     int[] ports = FreePorts.reserve(n);
     List<ServerProcess> nodes = new ArrayList<>();
     try {
@@ -185,18 +186,26 @@ public final class ClusterBench {
       ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
       long[] cpuAtStart = new long[1];
       Map<String, Long> threadsAtStart = new java.util.concurrent.ConcurrentHashMap<>();
-      long warmEnd = System.nanoTime() + warmup * 1_000_000_000L;
-      long end = warmEnd + seconds * 1_000_000_000L;
+      // Both unknown until the warm-up ends: the writers measure from the one and stop at the other.
+      AtomicLong warmEnd = new AtomicLong(Long.MAX_VALUE);
+      AtomicLong end = new AtomicLong(Long.MAX_VALUE);
       ExecutorService pool = Executors.newFixedThreadPool(writers);
       List<Future<?>> fs = new ArrayList<>();
       Thread cpuMark = new Thread(() -> {
         try {
-          Thread.sleep(Math.max(0, (warmEnd - System.nanoTime()) / 1_000_000));
+          if (warmup.equals("settled")) {
+            JitSettle.await(() -> threadTicks(nodes));
+          } else {
+            Thread.sleep(Integer.parseInt(warmup) * 1_000L);
+          }
           cpuAtStart[0] = cpuTicks(nodes);
           threadsAtStart.putAll(threadTicks(nodes));
         } catch (Exception e) {
           cpuAtStart[0] = -1;
         }
+        long now = System.nanoTime();
+        end.set(now + seconds * 1_000_000_000L);
+        warmEnd.set(now);
       });
       cpuMark.start();
       AtomicLong committed = new AtomicLong();
@@ -206,7 +215,7 @@ public final class ClusterBench {
         int writer = w;
         fs.add(pool.submit(() -> {
           int i = 0;
-          while (System.nanoTime() < end) {
+          while (System.nanoTime() < end.get()) {
             long t0 = System.nanoTime();
             JsonObject got = c.call("gram_get", new JsonObject().put("path", path).put("entity", "c1"));
             JsonObject doc = got.getJsonObject("doc");
@@ -217,7 +226,7 @@ public final class ClusterBench {
             if (r.containsKey("error")) {
               throw new IllegalStateException(r.encode());
             }
-            if (t0 >= warmEnd) {
+            if (t0 >= warmEnd.get()) {
               latencies.add(System.nanoTime() - t0);
               committed.incrementAndGet();
             }
@@ -234,7 +243,7 @@ public final class ClusterBench {
       // For profiles: the measured window in wall-clock time (JFR events carry it).
       long nowMs = System.currentTimeMillis();
       System.err.printf(Locale.ROOT, "measured window (epoch ms): %d %d%n",
-          nowMs - (System.nanoTime() - warmEnd) / 1_000_000, nowMs);
+          nowMs - (System.nanoTime() - warmEnd.get()) / 1_000_000, nowMs);
       pool.shutdown();
       long[] lat = latencies.stream().mapToLong(Long::longValue).toArray();
       Stats s = new Stats(n + " nodes", lat.length, seconds, lat, 0, 0);
