@@ -41,10 +41,10 @@ import java.util.regex.Pattern;
  * from round to round (A B, B A, ...), and prints the median and range of each jar's rows.
  * {@code -Dbench.nodes=3} runs one row only; {@code -Dbench.clusterWarmup=S} writes S seconds
  * (default 2) before measuring, and {@code -Dbench.clusterWarmup=settled} writes until the nodes'
- * JIT compilers are quiet ({@link JitSettle}); {@code -Dbench.threads=true} prints where the nodes' CPU went, by
- * thread. Each row also prints the cluster's own steps as the
- * nodes timed them (p50 of the request-id claim, the head fence, replication; from {@code
- * /metrics}, when the jar has them).
+ * JIT compilers are quiet ({@link JitSettle}); {@code -Dbench.threads=true} prints where the
+ * nodes' CPU went, by thread. Each row also prints the cluster's own steps as the nodes timed them
+ * (p50 of the request-id claim, the head fence, replication; from {@code /metrics}, when the jar
+ * has them).
  */
 public final class ClusterBench {
   private static final Pattern STEP =

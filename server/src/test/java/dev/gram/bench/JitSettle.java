@@ -11,9 +11,10 @@ import java.util.concurrent.Callable;
  * (default 900).
  *
  * <p>Why a bench needs it: on a machine with fewer cores than busy JVMs, the compilers of three
- * cluster nodes were still taking a third of the nodes' CPU after 120 s and 240 s of writes
- * (docs/cluster.md), and every other thread ran slower for it, its code not yet compiled. A fixed
- * warm-up then measures the JIT, and how long it takes to settle changes with the machine.
+ * cluster nodes were still taking a third of the nodes' CPU after 120 s of writes, and settled
+ * after about five minutes (docs/cluster.md); meanwhile every other thread ran slower, its code not
+ * yet compiled. A fixed warm-up then measures the JIT, and how long it takes to settle changes
+ * with the machine.
  */
 final class JitSettle {
   static final long MIN_MS = 30_000;
@@ -31,7 +32,6 @@ final class JitSettle {
     long maxMs = Long.getLong("bench.settleMaxSeconds", 900) * 1_000;
     long start = System.nanoTime();
     Map<String, Long> before = threadTicks.call();
-    double share = 1;
     while (true) {
       Thread.sleep(WINDOW_MS);
       Map<String, Long> now = threadTicks.call();
@@ -45,11 +45,12 @@ final class JitSettle {
         }
       }
       before = now;
-      share = all == 0 ? 0 : (double) compilers / all;
+      double share = all == 0 ? 0 : (double) compilers / all;
       long elapsedMs = (System.nanoTime() - start) / 1_000_000;
       if ((share < QUIET_SHARE && elapsedMs >= MIN_MS) || elapsedMs >= maxMs) {
-        System.err.printf(Locale.ROOT, "warm-up: %d s, the compilers %.1f%% of the nodes' CPU in its last %d s%s%n",
-            elapsedMs / 1_000, share * 100, WINDOW_MS / 1_000, share < QUIET_SHARE ? "" : " (not quiet: the maximum)");
+        System.err.printf(Locale.ROOT, "warm-up: %d s, the compilers %.2f%% of the nodes' CPU in its last %d s%s%n",
+            elapsedMs / 1_000, share * 100, WINDOW_MS / 1_000,
+            share < QUIET_SHARE ? "" : " (not quiet: the maximum)");
         return;
       }
     }
