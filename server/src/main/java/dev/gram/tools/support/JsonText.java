@@ -15,13 +15,9 @@ public final class JsonText {
   public static int size(String s) {
     int n = 0;
     for (int i = 0; i < s.length(); i++) {
-      n += charSize(s, i);
+      n += JsonStrings.bytes(s.charAt(i));
     }
     return n;
-  }
-
-  private static int charSize(String s, int i) {
-    return JsonStrings.bytes(s.charAt(i));
   }
 
   /**
@@ -34,10 +30,10 @@ public final class JsonText {
     int used = 0;
     int end = from;
     while (end < s.length()) {
-      int w = charSize(s, end);
+      int w = JsonStrings.bytes(s.charAt(end));
       int step = 1;
       if (Character.isHighSurrogate(s.charAt(end)) && end + 1 < s.length()) {
-        w += charSize(s, end + 1);
+        w += JsonStrings.bytes(s.charAt(end + 1));
         step = 2;
       }
       if (used + w > maxBytes) {
