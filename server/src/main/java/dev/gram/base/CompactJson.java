@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Compact JSON text, character for character what Vert.x's {@code encode()} writes (Jackson's
@@ -29,15 +30,24 @@ public final class CompactJson {
   private CompactJson() {}
 
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+  private static final char[] NO_CHARS = new char[0];
 
-  /** A value's compact JSON {@code text}, and that text as a JSON string ({@code quoted}). */
-  public record Quoted(String text, String quoted) {}
+  /**
+   * A value's compact JSON {@code text}, that text as a JSON string ({@code quoted}), and the
+   * text's size in UTF-8 bytes (what the response budget measures), counted while writing.
+   */
+  public record Quoted(String text, String quoted, int utf8Bytes) {}
 
   /** The compact JSON text of {@code json}. */
   public static String encode(Object json) {
-    Writer w = new Writer(new StringBuilder(256), null);
-    w.value(json);
-    return w.plain.toString();
+    Scratch s = Scratch.take();
+    try {
+      Writer w = s.writer(false);
+      w.value(json);
+      return w.plain.toString();
+    } finally {
+      s.give();
+    }
   }
 
   /** Appends the compact JSON text of {@code json} to {@code out}. */
@@ -55,23 +65,88 @@ public final class CompactJson {
    * so that the text is not read again to be quoted.
    */
   public static Quoted encodeQuoted(Object json) {
-    Writer w = new Writer(new StringBuilder(256), new StringBuilder(320));
-    w.value(json);
-    return new Quoted(w.plain.toString(), w.quoted.append('"').toString());
+    Scratch s = Scratch.take();
+    try {
+      Writer w = s.writer(true);
+      w.value(json);
+      return new Quoted(w.plain.toString(), w.quoted.append('"').toString(), w.plain.length() + w.wide);
+    } finally {
+      s.give();
+    }
+  }
+
+  /**
+   * Builders for {@link #encode} and {@link #encodeQuoted}, kept between calls in a few slots
+   * chosen by the calling thread, so that each event loop mostly finds its own.
+   *
+   * <p>Why: a tool answer of a few kilobytes grew a fresh pair of 256-character builders by
+   * doubling, copying its text five times over; on a recall at rest those copies were an eighth of
+   * the event loop's samples (JFR). Why slots and not a {@code ThreadLocal}: the event loop's
+   * thread-local table is crowded, and the lookup's probing cost a third of what the copies did. A
+   * call that finds its slot empty (another thread of the slot, or a call made while the slot's
+   * builders are in use) writes into builders of its own; builders that grew past {@link #KEEP}
+   * are let go, so a rare large answer is not held for the process's life.
+   */
+  private static final class Scratch {
+    private static final int KEEP = 4 * ResponseBudget.BYTES;
+    private static final int SLOTS = 16;
+    private static final AtomicReferenceArray<Scratch> KEPT = new AtomicReferenceArray<>(SLOTS);
+
+    private final int slot;
+    private final StringBuilder plain = new StringBuilder(1024);
+    private final StringBuilder quoted = new StringBuilder(1024);
+    private final Writer writer = new Writer();
+
+    private Scratch(int slot) {
+      this.slot = slot;
+    }
+
+    static Scratch take() {
+      int slot = (int) Thread.currentThread().getId() & (SLOTS - 1);
+      Scratch s = KEPT.getAndSet(slot, null);
+      return s != null ? s : new Scratch(slot);
+    }
+
+    Writer writer(boolean quoting) {
+      plain.setLength(0);
+      quoted.setLength(0);
+      return writer.reset(plain, quoting ? quoted : null);
+    }
+
+    void give() {
+      writer.reset(null, null);
+      if (plain.capacity() <= KEEP && quoted.capacity() <= KEEP) {
+        KEPT.lazySet(slot, this);
+      }
+    }
   }
 
   /** Writes one value; {@code quoted}, when not null, receives the same text as a JSON string's content. */
   private static final class Writer {
-    final StringBuilder plain;
-    final StringBuilder quoted;
-    private char[] scratch = new char[64];
+    StringBuilder plain;
+    StringBuilder quoted;
+    /** UTF-8 bytes of the text written so far beyond one per character (non-ASCII text). */
+    int wide;
+    /** A string's characters, read once; allocated on the first string (a number needs none). */
+    private char[] scratch = NO_CHARS;
+
+    Writer() {}
 
     Writer(StringBuilder plain, StringBuilder quoted) {
+      reset(plain, quoted);
+    }
+
+    Writer reset(StringBuilder plain, StringBuilder quoted) {
       this.plain = plain;
       this.quoted = quoted;
+      this.wide = 0;
       if (quoted != null) {
         quoted.append('"');
       }
+      if (scratch.length > Scratch.KEEP) {
+        scratch = NO_CHARS;
+      }
+      return this;
     }
 
     void value(Object json) {
@@ -130,7 +205,7 @@ public final class CompactJson {
     void string(String s) {
       int n = s.length();
       if (scratch.length < n) {
-        scratch = new char[Math.max(n, scratch.length * 2)];
+        scratch = new char[Math.max(Math.max(n, 64), scratch.length * 2)];
       }
       char[] chars = scratch;
       s.getChars(0, n, chars, 0);
@@ -138,10 +213,17 @@ public final class CompactJson {
       int from = 0;
       for (int i = 0; i < n; i++) {
         char c = chars[i];
-        if (c < 0x80 && JsonStrings.ASCII_BYTES[c] > 1) {
-          run(s, from, i);
-          escape(c);
-          from = i + 1;
+        if (c < 0x80) {
+          if (JsonStrings.ASCII_BYTES[c] > 1) {
+            run(s, from, i);
+            escape(c);
+            from = i + 1;
+          }
+        } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(chars[i + 1])) {
+          wide += 2; // four bytes for the pair's two characters
+          i++;
+        } else {
+          wide += wider(c);
         }
       }
       run(s, from, n);
@@ -209,8 +291,28 @@ public final class CompactJson {
       }
     }
 
+    /**
+     * UTF-8 bytes beyond one of a character that is not ASCII and not half of a surrogate pair: a
+     * lone surrogate is written as one byte, {@code '?'}, as {@code String.getBytes} writes it.
+     */
+    private static int wider(char c) {
+      return c < 0x800 ? 1 : Character.isSurrogate(c) ? 0 : 2;
+    }
+
     /** JSON text from Vert.x's codec: compact, so only its quotes and backslashes need escaping quoted. */
     private void foreign(String text) {
+      for (int i = 0, n = text.length(); i < n; i++) {
+        char c = text.charAt(i);
+        if (c < 0x80) {
+          continue;
+        }
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+          wide += 2;
+          i++;
+        } else {
+          wide += wider(c);
+        }
+      }
       plain.append(text);
       if (quoted != null) {
         for (int i = 0, n = text.length(); i < n; i++) {

@@ -69,7 +69,7 @@ final class ToolResults {
     // Encoded once: the budget is measured on the very text the client receives.
     CompactJson.Quoted encoded = CompactJson.encodeQuoted(answer);
     String text = encoded.text();
-    int size = ResponseBudget.sizeOf(text);
+    int size = encoded.utf8Bytes();
     if (size > ResponseBudget.BYTES) {
       LOG.warn("{} answer of {} bytes is over the budget", tool, size);
       return new Shaped(error(

@@ -289,7 +289,9 @@ public final class GramRecall extends ReadTool {
     Map<String, JsonObject> docs = new LinkedHashMap<>();
     JsonArray rows = new JsonArray();
     for (RecallResult.Hit h : hits) {
-      docs.putIfAbsent(h.path(), Docs.identity(h.path(), h.rev(), h.hash() == null ? null : h.hash().substring(0, 16)));
+      if (!docs.containsKey(h.path())) {
+        docs.put(h.path(), Docs.identity(h.path(), h.rev(), h.hash() == null ? null : h.hash().substring(0, 16)));
+      }
       JsonArray row =
           new JsonArray().add(h.path() + "#" + h.entityId()).add(h.type()).add(h.title()).add(h.status());
       if (cosine) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +36,7 @@ class CompactJsonProperties {
     CompactJson.Quoted both = CompactJson.encodeQuoted(value);
     assertThat(both.text()).isEqualTo(Json.encode(value));
     assertThat(both.quoted()).isEqualTo(Json.encode(both.text()));
+    assertThat(both.utf8Bytes()).isEqualTo(both.text().getBytes(StandardCharsets.UTF_8).length);
   }
 
   @Property(tries = 1000)
@@ -53,8 +55,47 @@ class CompactJsonProperties {
     }
     s.append("\u00e9\u2028\ud83d\ude00\ud800x");
     assertThat(CompactJson.encode(s.toString())).isEqualTo(Json.encode(s.toString()));
-    assertThat(CompactJson.encodeQuoted(new JsonArray().add(s.toString())).quoted())
-        .isEqualTo(Json.encode(Json.encode(new JsonArray().add(s.toString()))));
+    CompactJson.Quoted quoted = CompactJson.encodeQuoted(new JsonArray().add(s.toString()).add(Instant.EPOCH));
+    assertThat(quoted.quoted())
+        .isEqualTo(Json.encode(Json.encode(new JsonArray().add(s.toString()).add(Instant.EPOCH))));
+    assertThat(quoted.utf8Bytes()).isEqualTo(quoted.text().getBytes(StandardCharsets.UTF_8).length);
+  }
+
+  /**
+   * The builders kept between calls: an answer larger than what is kept, then small ones, each
+   * written whole and nothing of the one before; and from several threads at once.
+   */
+  @Test
+  void eachCallWritesOnlyItsOwnValue() throws Exception {
+    String big = "x".repeat(200_000) + "\u00e9";
+    for (int round = 0; round < 3; round++) {
+      CompactJson.Quoted large = CompactJson.encodeQuoted(new JsonArray().add(big));
+      assertThat(large.text()).isEqualTo(Json.encode(new JsonArray().add(big)));
+      assertThat(large.utf8Bytes()).isEqualTo(big.length() + 5);
+      assertThat(CompactJson.encodeQuoted(new JsonObject().put("a", round)).text()).isEqualTo("{\"a\":" + round + "}");
+      assertThat(CompactJson.encode(new JsonArray().add("\u00e9"))).isEqualTo("[\"\u00e9\"]");
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.List<java.util.concurrent.Future<Boolean>> all = new ArrayList<>();
+      for (int t = 0; t < 64; t++) {
+        int id = t;
+        all.add(pool.submit(() -> {
+          for (int i = 0; i < 2_000; i++) {
+            JsonObject v = new JsonObject().put("thread", id).put("i", i).put("s", "n".repeat(i % 300));
+            if (!CompactJson.encodeQuoted(v).text().equals(Json.encode(v)) || !CompactJson.encode(v).equals(Json.encode(v))) {
+              return false;
+            }
+          }
+          return true;
+        }));
+      }
+      for (java.util.concurrent.Future<Boolean> f : all) {
+        assertThat(f.get()).isTrue();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Provide
