@@ -37,13 +37,16 @@ public record DateSpan(Instant start, Instant end) {
         return new DateSpan(LocalDate.of(y, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant(),
             LocalDate.of(y + 1, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant());
       }
+      // YearMonth.of and LocalDate.of refuse a month 13 or a February 30th as parse does, without
+      // a formatter's work on every recall that names a date.
       if (MONTH.matcher(v).matches()) {
-        YearMonth m = YearMonth.parse(v);
+        YearMonth m = YearMonth.of(Integer.parseInt(v, 0, 4, 10), Integer.parseInt(v, 5, 7, 10));
         return new DateSpan(m.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant(),
             m.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant());
       }
       if (DAY.matcher(v).matches()) {
-        LocalDate d = LocalDate.parse(v);
+        LocalDate d = LocalDate.of(
+            Integer.parseInt(v, 0, 4, 10), Integer.parseInt(v, 5, 7, 10), Integer.parseInt(v, 8, 10, 10));
         return new DateSpan(d.atStartOfDay(ZoneOffset.UTC).toInstant(),
             d.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant());
       }

@@ -13,6 +13,7 @@ import java.util.Set;
 final class AutoMode {
   /** A digit, underscore or colon: an identifier, a version, a time; exact words, not meaning. */
   private static final java.util.regex.Pattern CODE_LIKE = java.util.regex.Pattern.compile("[\\d_:]");
+  private static final java.util.regex.Pattern SPACES = java.util.regex.Pattern.compile("\\s+");
   private static final Set<String> QUESTION_WORDS =
       Set.of("who", "whom", "whose", "what", "which", "when", "where", "why", "how",
           "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "must");
@@ -54,7 +55,8 @@ final class AutoMode {
     if (q.endsWith("?")) {
       return true;
     }
-    String first = q.split("\\s+")[0].toLowerCase(Locale.ROOT);
-    return QUESTION_WORDS.contains(first) && q.split("\\s+").length >= 3;
+    // Split once, by a pattern compiled once: String.split compiles this one on every call.
+    String[] words = SPACES.split(q);
+    return words.length >= 3 && QUESTION_WORDS.contains(words[0].toLowerCase(Locale.ROOT));
   }
 }

@@ -82,4 +82,17 @@ class QueriesTest {
   void exactTermsAreLowercaseWordsWithPunctuationAsSeparators() {
     assertThat(Queries.exactTerms("Lunar-Migration, d_4f2 v1.2 Café")).containsExactly("lunar", "migration", "d_4f2", "v1.2", "café");
   }
+
+  /** A question: ends with a question mark, or starts with a question word and has three words. */
+  @Test
+  void aQuestionEndsWithAMarkOrStartsWithAQuestionWordAndHasThreeWords() {
+    assertThat(AutoMode.isQuestion("release checklist?")).isTrue();
+    assertThat(AutoMode.isQuestion("Why did Ana\tdecide")).isTrue();
+    assertThat(AutoMode.isQuestion("how   is  it going")).isTrue();
+    assertThat(AutoMode.isQuestion("why decide")).isFalse();
+    assertThat(AutoMode.isQuestion("why decide ")).isFalse();
+    assertThat(AutoMode.isQuestion(" why did Ana decide")).isFalse();
+    assertThat(AutoMode.isQuestion("migration decision last week")).isFalse();
+    assertThat(AutoMode.isQuestion("whyever did it fail")).isFalse();
+  }
 }
