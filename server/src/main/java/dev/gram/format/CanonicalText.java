@@ -2,7 +2,6 @@ package dev.gram.format;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -310,15 +309,11 @@ public final class CanonicalText {
   public String sha256() {
     String h = sha256;
     if (h == null) {
-      try {
-        MessageDigest md = MessageDigest.getInstance("SHA-256");
-        for (byte[] b : bytes) {
-          md.update(b);
-        }
-        h = HexFormat.of().formatHex(md.digest());
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("every JDK has SHA-256", e);
+      MessageDigest md = Hashes.digest();
+      for (byte[] b : bytes) {
+        md.update(b);
       }
+      h = HexFormat.of().formatHex(md.digest());
       sha256 = h;
     }
     return h;
