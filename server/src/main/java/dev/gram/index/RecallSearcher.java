@@ -150,8 +150,10 @@ final class RecallSearcher implements Recall {
     long visible = index.searchingGeneration();
     IndexSearcher s = index.acquire();
     try {
-      Queries.Parsed parsed = Queries.Parsed.of(req.query());
+      // Parsed only when needed: to choose a mode for auto, or to rank. A ranking kept from a
+      // moment ago needs neither, and parsing was a third of such a recall's search thread.
       RecallRequest.Mode asked = req.mode();
+      Queries.Parsed parsed = asked == RecallRequest.Mode.AUTO ? Queries.Parsed.of(req.query()) : null;
       RecallRequest.Mode used = asked == RecallRequest.Mode.AUTO ? auto.choose(parsed, semantic) : asked;
       String fallback = null;
       EmbeddingModel.Encoder enc = semantic.encoder();
@@ -161,7 +163,6 @@ final class RecallSearcher implements Recall {
         used = RecallRequest.Mode.KEYWORD;
         wantsVectors = false;
       }
-      Query filter = Queries.filter(req.filters());
       int need = req.offset() + req.topK() + 1;
       float[] qv = wantsVectors ? enc.embedQuery(req.query()) : null;
       req.stop().check();
@@ -174,7 +175,10 @@ final class RecallSearcher implements Recall {
       List<Candidate> ranked = recent.get(reader, key);
       if (ranked == null) {
         IndexSearcher scoring = stoppable(s, req.stop());
-        ranked = rank(scoring, used, parsed, req, filter, need, qv);
+        if (parsed == null) {
+          parsed = Queries.Parsed.of(req.query());
+        }
+        ranked = rank(scoring, used, parsed, req, Queries.filter(req.filters()), need, qv);
         // Stopped while Lucene scored or walked the vector graph (the graph's walk ends early
         // without saying so): the caller's error, and no ranking cut short is kept. A stop never
         // comes undone, so a ranking found with the caller still waiting is whole.
