@@ -192,7 +192,7 @@ final class RecallSearcher implements Recall {
       int from = Math.min(req.offset(), ranked.size());
       int to = Math.min(req.offset() + req.topK(), ranked.size());
       List<Candidate> page = ranked.subList(from, to);
-      HitFields[] shown = HitFields.of(s, page.stream().mapToInt(Candidate::doc).toArray());
+      HitFields[] shown = recent.shown(s, reader, page.stream().mapToInt(Candidate::doc).toArray());
       List<RecallResult.Hit> hits = new ArrayList<>(page.size());
       for (int i = 0; i < shown.length; i++) {
         hits.add(hit(s, page.get(i), shown[i], qv));

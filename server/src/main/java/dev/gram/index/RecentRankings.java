@@ -1,8 +1,10 @@
 package dev.gram.index;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.search.IndexSearcher;
 
 /**
  * The rankings of the last recalls, for the index as one reader sees it. A ranking depends on the
@@ -14,8 +16,10 @@ import java.util.Map;
  * cannot leave any out), and that is most of its time at 10,000 records.
  *
  * <p>Every refresh of the index makes a new reader, and the first recall that sees it drops every
- * kept ranking: nothing here can answer with what a newer write changed. Only the ranking is kept;
- * the page's hits, and whether the answer is partial, are read again by each recall.
+ * kept ranking: nothing here can answer with what a newer write changed. Beside the rankings, the
+ * fields shown of the units their pages showed ({@link HitFields}, by document number) are kept
+ * for the same reader: reading them was two fifths of a repeated recall's search thread (JFR,
+ * 10,000 records). Whether the answer is partial is asked again by each recall.
  */
 final class RecentRankings {
   /** What a ranking depends on, the reader apart. */
@@ -32,12 +36,77 @@ final class RecentRankings {
           return size() > KEPT;
         }
       };
+  /** Units whose shown fields are kept at most. */
+  static final int SHOWN = 4 * KEPT;
+
+  private final Map<Integer, HitFields> shown =
+      new LinkedHashMap<>(SHOWN * 2, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Integer, HitFields> eldest) {
+          return size() > SHOWN;
+        }
+      };
   /** The reader the kept rankings came from (its cache key: holding it does not hold the reader). */
   private Object reader;
 
   /** The ranking kept for {@code key} from {@code reader}, or null. */
   synchronized List<Candidate> get(Object reader, Key key) {
     return reader == this.reader ? rankings.get(key) : null;
+  }
+
+  /**
+   * The shown fields of each of {@code docs} ({@code s}'s reader is {@code reader}): those kept,
+   * the others read, and kept.
+   */
+  HitFields[] shown(IndexSearcher s, Object reader, int[] docs) throws IOException {
+    HitFields[] shown = shown(reader, docs);
+    int missing = 0;
+    for (HitFields f : shown) {
+      missing += f == null ? 1 : 0;
+    }
+    if (missing == 0) {
+      return shown;
+    }
+    int[] toRead = new int[missing];
+    int[] at = new int[missing];
+    for (int i = 0, k = 0; i < docs.length; i++) {
+      if (shown[i] == null) {
+        toRead[k] = docs[i];
+        at[k++] = i;
+      }
+    }
+    HitFields[] read = HitFields.of(s, toRead);
+    for (int k = 0; k < missing; k++) {
+      shown[at[k]] = read[k];
+    }
+    keepShown(reader, toRead, read);
+    return shown;
+  }
+
+  /** The kept shown fields of each of {@code docs} from {@code reader}; null where none is kept. */
+  synchronized HitFields[] shown(Object reader, int[] docs) {
+    HitFields[] out = new HitFields[docs.length];
+    if (reader != null && reader == this.reader) {
+      for (int i = 0; i < docs.length; i++) {
+        out[i] = shown.get(docs[i]);
+      }
+    }
+    return out;
+  }
+
+  /** Keeps the shown fields of {@code docs}, read with {@code reader} (dropped with its rankings). */
+  synchronized void keepShown(Object reader, int[] docs, HitFields[] fields) {
+    if (reader == null) {
+      return;
+    }
+    if (reader != this.reader) {
+      rankings.clear();
+      shown.clear();
+      this.reader = reader;
+    }
+    for (int i = 0; i < docs.length; i++) {
+      shown.put(docs[i], fields[i]);
+    }
   }
 
   /** Keeps {@code ranking}, found with {@code reader}; a new reader drops what an older one found. */
@@ -47,6 +116,7 @@ final class RecentRankings {
     }
     if (reader != this.reader) {
       rankings.clear();
+      shown.clear();
       this.reader = reader;
     }
     rankings.put(key, List.copyOf(ranking));

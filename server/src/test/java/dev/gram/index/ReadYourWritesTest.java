@@ -30,6 +30,14 @@ class ReadYourWritesTest {
     return out;
   }
 
+  static List<String> titles(JsonObject a) {
+    List<String> out = new ArrayList<>();
+    for (Object o : a.getJsonArray("hits")) {
+      out.add(((JsonArray) o).getString(2));
+    }
+    return out;
+  }
+
   static JsonObject recall(GramTestServer s, String query) {
     return s.call("gram_recall", new JsonObject().put("query", query).put("mode", "keyword")).ok();
   }
@@ -53,6 +61,11 @@ class ReadYourWritesTest {
       GramTestServer server = s;
       assertThat(ids(otherClient.submit(() -> recall(server, "quokka0x")).get())).doesNotContain("rw/log.gram#t0");
       assertThat(ids(otherClient.submit(() -> recall(server, "wombat")).get())).contains("rw/log.gram#t0");
+      // A title changed while the same question is asked again shows the new title.
+      assertThat(titles(recall(s, "quokka1x"))).containsExactly("Feed the quokka1x");
+      r = Fixtures.patch(s, "rw/log.gram", r.rev(), r.hash(), "req-retitle",
+          new JsonArray().add(Fixtures.set("t1", "t", "Feed the quokka1x twice")));
+      assertThat(titles(recall(s, "quokka1x"))).containsExactly("Feed the quokka1x twice");
       // And the document identity in the answer is the receipt's.
       JsonObject a = recall(s, "wombat");
       assertThat(a.getJsonArray("docs").getJsonObject(0).getInteger("rev")).isEqualTo(r.rev());
