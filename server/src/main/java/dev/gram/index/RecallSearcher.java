@@ -28,7 +28,7 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
  * the candidates (one per entity, filters inside the ranking so they never shorten a page) and
  * turns one page of the ranking into hits. The searches run on the pool it is given.
  *
- * <p>Why about 440 lines: it is one recall read in order, from waiting for the writes it must see
+ * <p>Why about 450 lines: it is one recall read in order, from waiting for the writes it must see
  * to the page it answers, with each mode's ranking beside the others (keyword, vectors with their
  * date rule, the fusion's inputs) so that what they share (collapsing to entities, fetching deeper
  * for a short page, stopping when the caller has gone) is written once; the parts with a job of
