@@ -35,7 +35,8 @@ public final class ResponseBudget {
 
   /**
    * A bound like {@link #atMost}, looser: six bytes for every character of a string, the most one
-   * takes ({@code \u001f}), so no string is read. Why: most answers are a fraction of the budget,
+   * takes (a control character, written as a backslash, {@code u00} and two hex digits), so no
+   * string is read. Why: most answers are a fraction of the budget,
    * and reading every character of one to learn that took a tenth of the event loop's time on a
    * recall at rest (JFR).
    */

@@ -16,10 +16,10 @@ import org.apache.lucene.search.IndexSearcher;
  * cannot leave any out), and that is most of its time at 10,000 records.
  *
  * <p>Every refresh of the index makes a new reader, and the first recall that sees it drops every
- * kept ranking: nothing here can answer with what a newer write changed. Beside the rankings, the
- * fields shown of the units their pages showed ({@link HitFields}, by document number) are kept
- * for the same reader: reading them was two fifths of a repeated recall's search thread (JFR,
- * 10,000 records). Whether the answer is partial is asked again by each recall.
+ * kept ranking: nothing here can answer with what a newer write changed. Beside the rankings, what
+ * their pages showed of each unit ({@link HitFields}, by document number) is kept for the same
+ * reader: reading it was two fifths of a repeated recall's search thread (JFR, 10,000 records).
+ * Whether the answer is partial is asked again by each recall.
  */
 final class RecentRankings {
   /** What a ranking depends on, the reader apart. */
