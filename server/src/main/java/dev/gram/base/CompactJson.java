@@ -3,6 +3,7 @@ package dev.gram.base;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -219,12 +220,12 @@ public final class CompactJson {
             escape(c);
             from = i + 1;
           }
+        } else if (!Character.isSurrogate(c)) {
+          wide += JsonStrings.bytes(c) - 1;
         } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(chars[i + 1])) {
           wide += 2; // four bytes for the pair's two characters
           i++;
-        } else {
-          wide += wider(c);
-        }
+        } // a lone surrogate is written as one byte, '?', as String.getBytes writes it
       }
       run(s, from, n);
       quote();
@@ -291,28 +292,10 @@ public final class CompactJson {
       }
     }
 
-    /**
-     * UTF-8 bytes beyond one of a character that is not ASCII and not half of a surrogate pair: a
-     * lone surrogate is written as one byte, {@code '?'}, as {@code String.getBytes} writes it.
-     */
-    private static int wider(char c) {
-      return c < 0x800 ? 1 : Character.isSurrogate(c) ? 0 : 2;
-    }
-
     /** JSON text from Vert.x's codec: compact, so only its quotes and backslashes need escaping quoted. */
     private void foreign(String text) {
-      for (int i = 0, n = text.length(); i < n; i++) {
-        char c = text.charAt(i);
-        if (c < 0x80) {
-          continue;
-        }
-        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-          wide += 2;
-          i++;
-        } else {
-          wide += wider(c);
-        }
-      }
+      // Rare (an instant, bytes, a non-finite number): measured the plain way.
+      wide += text.getBytes(StandardCharsets.UTF_8).length - text.length();
       plain.append(text);
       if (quoted != null) {
         for (int i = 0, n = text.length(); i < n; i++) {

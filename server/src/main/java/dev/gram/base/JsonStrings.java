@@ -17,9 +17,12 @@ public final class JsonStrings {
    */
   static final byte[] ASCII_BYTES = new byte[128];
 
+  /** The most bytes one character takes: a control character without a short form. */
+  static final int MOST_BYTES = 6;
+
   static {
     for (int c = 0; c < 128; c++) {
-      ASCII_BYTES[c] = (byte) (c < 0x20 ? 6 : 1);
+      ASCII_BYTES[c] = (byte) (c < 0x20 ? MOST_BYTES : 1);
     }
     for (char c : new char[] {'"', '\\', '\b', '\t', '\n', '\f', '\r'}) {
       ASCII_BYTES[c] = 2;

@@ -34,9 +34,8 @@ public final class ResponseBudget {
   }
 
   /**
-   * A bound like {@link #atMost}, looser: six bytes for every character of a string, the most one
-   * takes (a control character, written as a backslash, {@code u00} and two hex digits), so no
-   * string is read. Why: most answers are a fraction of the budget,
+   * A bound like {@link #atMost}, looser: for every character of a string the most one takes
+   * ({@link JsonStrings#MOST_BYTES}), so no string is read. Why: most answers are a fraction of the budget,
    * and reading every character of one to learn that took a tenth of the event loop's time on a
    * recall at rest (JFR).
    */
@@ -124,7 +123,7 @@ public final class ResponseBudget {
     private long text(String s) {
       int length = s.length();
       if (rough) {
-        return 6L * length;
+        return (long) JsonStrings.MOST_BYTES * length;
       }
       if (scratch.length < length) {
         scratch = new char[Math.max(Math.max(length, 64), scratch.length * 2)];

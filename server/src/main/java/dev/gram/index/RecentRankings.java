@@ -1,6 +1,7 @@
 package dev.gram.index;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,32 +56,17 @@ final class RecentRankings {
   }
 
   /**
-   * The shown fields of each of {@code docs} ({@code s}'s reader is {@code reader}): those kept,
-   * the others read, and kept.
+   * The shown fields of each of {@code docs} ({@code s}'s reader is {@code reader}): those kept
+   * when all are, else all read, and kept.
    */
   HitFields[] shown(IndexSearcher s, Object reader, int[] docs) throws IOException {
-    HitFields[] shown = shown(reader, docs);
-    int missing = 0;
-    for (HitFields f : shown) {
-      missing += f == null ? 1 : 0;
+    HitFields[] kept = shown(reader, docs);
+    if (!Arrays.asList(kept).contains(null)) {
+      return kept;
     }
-    if (missing == 0) {
-      return shown;
-    }
-    int[] toRead = new int[missing];
-    int[] at = new int[missing];
-    for (int i = 0, k = 0; i < docs.length; i++) {
-      if (shown[i] == null) {
-        toRead[k] = docs[i];
-        at[k++] = i;
-      }
-    }
-    HitFields[] read = HitFields.of(s, toRead);
-    for (int k = 0; k < missing; k++) {
-      shown[at[k]] = read[k];
-    }
-    keepShown(reader, toRead, read);
-    return shown;
+    HitFields[] read = HitFields.of(s, docs);
+    keepShown(reader, docs, read);
+    return read;
   }
 
   /** The kept shown fields of each of {@code docs} from {@code reader}; null where none is kept. */
