@@ -115,8 +115,9 @@ public final class CompactJson {
     }
 
     void give() {
+      boolean latin1 = !writer.beyondLatin1;
       writer.reset(null, null);
-      if (plain.capacity() <= KEEP && quoted.capacity() <= KEEP) {
+      if (latin1 && plain.capacity() <= KEEP && quoted.capacity() <= KEEP) {
         KEPT.lazySet(slot, this);
       }
     }
@@ -128,6 +129,13 @@ public final class CompactJson {
     StringBuilder quoted;
     /** UTF-8 bytes of the text written so far beyond one per character (non-ASCII text). */
     int wide;
+    /**
+     * A character beyond Latin-1 was written: the builders then hold two bytes per character, and
+     * stay so for their life. Every later answer would be copied into them one character at a time
+     * and compressed back one at a time by {@code toString()} (the first calls after a start, still
+     * interpreted, spent half their time there), so such builders are not kept.
+     */
+    boolean beyondLatin1;
     /** A string's characters, read once; allocated on the first string (a number needs none). */
     private char[] scratch = NO_CHARS;
 
@@ -141,6 +149,7 @@ public final class CompactJson {
       this.plain = plain;
       this.quoted = quoted;
       this.wide = 0;
+      this.beyondLatin1 = false;
       if (quoted != null) {
         quoted.append('"');
       }
@@ -220,7 +229,10 @@ public final class CompactJson {
             escape(c);
             from = i + 1;
           }
-        } else if (!Character.isSurrogate(c)) {
+          continue;
+        }
+        beyondLatin1 |= c > 0xFF;
+        if (!Character.isSurrogate(c)) {
           wide += JsonStrings.bytes(c) - 1;
         } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(chars[i + 1])) {
           wide += 2; // four bytes for the pair's two characters
@@ -295,7 +307,9 @@ public final class CompactJson {
     /** JSON text from Vert.x's codec: compact, so only its quotes and backslashes need escaping quoted. */
     private void foreign(String text) {
       // Rare (an instant, bytes, a non-finite number): measured the plain way.
-      wide += text.getBytes(StandardCharsets.UTF_8).length - text.length();
+      int extra = text.getBytes(StandardCharsets.UTF_8).length - text.length();
+      wide += extra;
+      beyondLatin1 |= extra > 0;
       plain.append(text);
       if (quoted != null) {
         for (int i = 0, n = text.length(); i < n; i++) {

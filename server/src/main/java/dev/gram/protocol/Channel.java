@@ -23,7 +23,7 @@ public final class Channel {
   private final String id;
   private final Outbound outbound;
   private final List<Runnable> closeHooks = new CopyOnWriteArrayList<>();
-  private final ConcurrentMap<String, InFlight> inFlight = new ConcurrentHashMap<>();
+  private final ConcurrentMap<Object, InFlight> inFlight = new ConcurrentHashMap<>();
   private volatile Handshake handshake;
   private volatile Identity caller = Identity.local();
   private volatile boolean initialized;
@@ -164,10 +164,16 @@ public final class Channel {
     }
   }
 
-  static String key(Object requestId) {
-    // 7 and "7" are different JSON-RPC ids; 7 and 7L are the same one.
-    return requestId instanceof Number n ? "n" + n.longValue() + (n instanceof Double ? "d" + n : "")
-        : "s" + requestId;
+  /**
+   * The in-flight table's key for a request id: 7 and 7L are the same JSON-RPC id, 7 and "7" are
+   * not. An integer becomes a {@code Long}; anything else (a string, a number too large for a
+   * long) is its own key, and a string never equals a number. No text is built per call: in the
+   * first calls after a start a string concatenation runs interpreted, through method handles.
+   */
+  static Object key(Object requestId) {
+    return requestId instanceof Integer || requestId instanceof Short || requestId instanceof Byte
+        ? Long.valueOf(((Number) requestId).longValue())
+        : requestId;
   }
 
   boolean register(Object requestId, InFlight call) {

@@ -34,6 +34,8 @@ final class ToolResults {
    * rather than encoding the answer a second and a third time.
    */
   record Shaped(JsonObject result, CompactJson.Quoted answer) {
+    private static final String CONTENT_OPEN = "[{\"type\":\"text\",\"text\":";
+
     boolean isError() {
       return Boolean.TRUE.equals(result.getBoolean("isError"));
     }
@@ -48,7 +50,11 @@ final class ToolResults {
       if (answer == null) {
         return new Reply.Result(message);
       }
-      String content = "[{\"type\":\"text\",\"text\":" + answer.quoted() + "}]";
+      // A builder, not a concatenation: the first calls after a start run this interpreted, and
+      // a concatenation there goes through a chain of method handles.
+      String quoted = answer.quoted();
+      String content = new StringBuilder(CONTENT_OPEN.length() + quoted.length() + 2)
+          .append(CONTENT_OPEN).append(quoted).append("}]").toString();
       return new Reply.Result(
           message,
           JsonRpc.encodeResult(id, result, Map.of("content", content, "structuredContent", answer.text())));

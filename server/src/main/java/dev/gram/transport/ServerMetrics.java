@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
@@ -53,6 +54,9 @@ public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
   private volatile IntSupplier writeQueueDepth = () -> 0;
   private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+  /** Tool-call counters by tool, then transport, then outcome (an index of {@link #OUTCOMES}). */
+  private final Map<String, Map<String, AtomicReferenceArray<Counter>>> callCounters = new ConcurrentHashMap<>();
+  private static final String[] OUTCOMES = {"ok", "error", "cancelled"};
 
   public ServerMetrics() {
     this(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
@@ -132,19 +136,24 @@ public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
   public void toolCall(
       String tool, String transport, long nanos, String errorCode, boolean cancelled) {
     activity.increment();
-    String outcome = cancelled ? "cancelled" : errorCode == null ? "ok" : "error";
-    // Meters are cached per tag set: registry lookups cost more than the increments themselves.
-    counters
-        .computeIfAbsent(
-            List.of("calls", tool, transport, outcome),
-            k ->
-                Counter.builder("gram.tool.calls")
-                    .description("Tool calls by tool, transport and outcome")
-                    .tag("tool", tool)
-                    .tag("transport", transport)
-                    .tag("outcome", outcome)
-                    .register(registry))
-        .increment();
+    int outcome = cancelled ? 2 : errorCode == null ? 0 : 1;
+    // Meters are cached per tag set: registry lookups cost more than the increments themselves,
+    // and a key made per call (a list of the tags) cost as much again in a start's first calls.
+    AtomicReferenceArray<Counter> byOutcome = callCounters
+        .computeIfAbsent(tool, t -> new ConcurrentHashMap<>())
+        .computeIfAbsent(transport, t -> new AtomicReferenceArray<>(OUTCOMES.length));
+    Counter counter = byOutcome.get(outcome);
+    if (counter == null) {
+      // Racing threads get the same meter: the registry keeps one per name and tags.
+      counter = Counter.builder("gram.tool.calls")
+          .description("Tool calls by tool, transport and outcome")
+          .tag("tool", tool)
+          .tag("transport", transport)
+          .tag("outcome", OUTCOMES[outcome])
+          .register(registry);
+      byOutcome.set(outcome, counter);
+    }
+    counter.increment();
     if (errorCode != null) {
       error(errorCode, "tool");
     }
