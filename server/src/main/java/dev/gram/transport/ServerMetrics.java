@@ -137,8 +137,9 @@ public final class ServerMetrics implements ProtocolMetrics, AutoCloseable {
       String tool, String transport, long nanos, String errorCode, boolean cancelled) {
     activity.increment();
     int outcome = cancelled ? 2 : errorCode == null ? 0 : 1;
-    // Meters are cached per tag set: registry lookups cost more than the increments themselves,
-    // and a key made per call (a list of the tags) cost as much again in a start's first calls.
+    // Meters are cached per tag set: registry lookups cost more than the increments themselves.
+    // Found by tool and transport, not by a list of the tags made and hashed on every call (which
+    // a start's first calls run interpreted).
     AtomicReferenceArray<Counter> byOutcome = callCounters
         .computeIfAbsent(tool, t -> new ConcurrentHashMap<>())
         .computeIfAbsent(transport, t -> new AtomicReferenceArray<>(OUTCOMES.length));
