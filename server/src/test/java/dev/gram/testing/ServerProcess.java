@@ -245,12 +245,33 @@ public final class ServerProcess implements AutoCloseable {
   public int waitForExit(Duration timeout) {
     try {
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new IllegalStateException("server still running after " + timeout + ":\n" + stderr());
+        throw new IllegalStateException(
+            "server still running after " + timeout + ":\n" + stderr() + "\nits threads:\n" + threadDump());
       }
       return process.exitValue();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The server's threads as {@code jcmd Thread.print} sees them, so that a server that does not stop
+   * says where it is stuck (a shutdown that hung once in CI left nothing else to read).
+   */
+  private String threadDump() {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    try {
+      Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+          .redirectErrorStream(true).start();
+      byte[] out = p.getInputStream().readAllBytes();
+      p.waitFor(15, TimeUnit.SECONDS);
+      return new String(out, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(no thread dump: " + e + ")";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "(no thread dump: interrupted)";
     }
   }
 

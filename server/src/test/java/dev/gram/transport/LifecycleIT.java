@@ -8,11 +8,13 @@ import dev.gram.testing.StdioClient;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.http.HttpRequest;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,10 +42,39 @@ class LifecycleIT {
 
   @Test
   void sigintExitsZero() throws Exception {
-    ServerProcess server = ServerProcess.start(dir);
-    Process kill = new ProcessBuilder("kill", "-INT", Integer.toString(server.pid())).start();
-    assertThat(kill.waitFor()).isZero();
-    assertThat(server.waitForExit(Duration.ofSeconds(30))).isZero();
+    try (ServerProcess server = ServerProcess.start(dir)) {
+      Process kill = new ProcessBuilder("kill", "-INT", Integer.toString(server.pid())).start();
+      assertThat(kill.waitFor()).isZero();
+      assertThat(server.waitForExit(Duration.ofSeconds(30))).isZero();
+    }
+  }
+
+  /**
+   * A signal while the server is still starting (after the callers are known, before its HTTP
+   * port is bound) stops it as any other: the handlers are in place before the start begins.
+   * Installed after it, the signal started the JVM's own shutdown beside the start, and ONNX
+   * Runtime's hook freed its environment while the model loaded: exit 130, or a crash.
+   */
+  @Test
+  void sigintWhileStartingExitsZero() throws Exception {
+    Path stderr = dir.resolve("stderr.log");
+    List<String> cmd = ServerProcess.command(dir.resolve("vault"), dir.resolve("index"), "--port", "0");
+    Process p = new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
+    try {
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (!(Files.exists(stderr) && Files.readString(stderr).contains("callers:"))) {
+        assertThat(p.isAlive()).as("server alive while starting").isTrue();
+        assertThat(System.nanoTime()).as("the callers' line within 60 s").isLessThan(deadline);
+        sleep(5);
+      }
+      Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();
+      assertThat(kill.waitFor()).isZero();
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("exited within 30 s").isTrue();
+      assertThat(p.exitValue()).as("exit status; stderr:%n%s", Files.readString(stderr)).isZero();
+      assertThat(Files.readString(stderr)).contains("SIGINT: stopping");
+    } finally {
+      p.destroyForcibly();
+    }
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.gram.server.GramServer;
 import dev.gram.server.ServeOptions;
 import dev.gram.server.ServerConfig;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.io.PrintStream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -41,16 +42,22 @@ final class Serving {
     System.setOut(err);
     Logger log = LoggerFactory.getLogger(Serving.class);
     CompletableFuture<Integer> exit = new CompletableFuture<>();
-    Future<GramServer> started = GramServer.start(config);
+    Promise<GramServer> starting = Promise.promise();
+    Future<GramServer> started = starting.future();
     AtomicReference<GramServer> running = new AtomicReference<>();
     java.util.concurrent.atomic.AtomicInteger status = new java.util.concurrent.atomic.AtomicInteger(Exit.OK);
     // SIGTERM and SIGINT are handled here rather than by letting them start the JVM's shutdown:
     // shutdown hooks run all at once, and ONNX Runtime's hook frees its native environment while
     // the embedding model may still be using it (a SIGSEGV instead of a clean exit 0). Handled
     // here, the server stops first and the JVM's hooks run after it, when nothing is in flight.
+    // Installed before the server starts: its HTTP port is bound (and announced) on an event loop
+    // while this thread may still be in start(), and a signal in between would start the JVM's
+    // shutdown beside a starting server, its hooks racing the model's load (the likeliest reading
+    // of a CI run that hung after a SIGINT it never logged).
     if (!handleSignals(started, exit, log)) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> onSignal(running.get()), "gram-shutdown"));
     }
+    GramServer.start(config).onComplete(starting);
     started
         .onSuccess(server -> {
           running.set(server);
