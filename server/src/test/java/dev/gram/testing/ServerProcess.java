@@ -262,11 +262,16 @@ public final class ServerProcess implements AutoCloseable {
   private String threadDump() {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
     try {
+      // Into a file, not a pipe: a jcmd that does not answer must not hold the test up.
+      Path out = Files.createTempFile("server-threads", ".txt");
       Process p = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
-          .redirectErrorStream(true).start();
-      byte[] out = p.getInputStream().readAllBytes();
-      p.waitFor(15, TimeUnit.SECONDS);
-      return new String(out, StandardCharsets.UTF_8);
+          .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+      if (!p.waitFor(15, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+      String dump = Files.readString(out, StandardCharsets.UTF_8);
+      Files.deleteIfExists(out);
+      return dump;
     } catch (IOException e) {
       return "(no thread dump: " + e + ")";
     } catch (InterruptedException e) {

@@ -51,9 +51,9 @@ final class Serving {
     // the embedding model may still be using it (a SIGSEGV instead of a clean exit 0). Handled
     // here, the server stops first and the JVM's hooks run after it, when nothing is in flight.
     // Installed before the server starts: its HTTP port is bound (and announced) on an event loop
-    // while this thread may still be in start(), and a signal in between would start the JVM's
-    // shutdown beside a starting server, its hooks racing the model's load (the likeliest reading
-    // of a CI run that hung after a SIGINT it never logged).
+    // while this thread may still be in start(), and a signal in between started the JVM's
+    // shutdown beside a starting server (exit 130; a SIGSEGV in ONNX Runtime when its hook freed
+    // the environment while the model loaded).
     if (!handleSignals(started, exit, log)) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> onSignal(running.get()), "gram-shutdown"));
     }
