@@ -257,7 +257,8 @@ public final class ServerProcess implements AutoCloseable {
 
   /**
    * The server's threads as {@code jcmd Thread.print} sees them, so that a server that does not stop
-   * says where it is stuck (a shutdown that hung once in CI left nothing else to read).
+   * says where it is (one that ignored SIGINT, inherited from a test run started in the background,
+   * showed it by having no SIGINT handler thread).
    */
   private String threadDump() {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
